@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+
+export interface ScenarioResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** requests/s of each round */
+  rounds: number[];
+  ratioToBaseline: number;
+}
+
+export interface BenchResults {
+  mode: string;
+  date: string;
+  machine: { cpus: number; cpu: string; node: string };
+  settings: Record<string, number>;
+  scenarios: ScenarioResult[];
+  /** redirect cold (random keys over all links) at the big link count / at 1k links */
+  redirectLinksRatio: number;
+  rssBytes: number;
+  rssMB: number;
+  sqlite: Record<string, { bytes: number; links: number; bytesPerLink: number }>;
+  preloadSeconds: number;
+}
+
+export function markdownTable(r: BenchResults): string {
+  const lines = [
+    `Run: ${r.date}, mode ${r.mode}, ${r.settings.links} links, ${r.settings.connections} connections, ${r.settings.rounds} rounds × ${r.settings.seconds} s, ${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}.`,
+    '',
+    '| scenario | requests/s | ratio to baseline | p50 ms | p99 ms | errors | per round |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...r.scenarios.map((s) => `| ${s.name} | ${s.requestsPerSecond} | ${s.ratioToBaseline.toFixed(2)} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.rounds.join(', ')} |`),
+    '',
+    '| measure | value |',
+    '|---|---:|',
+    `| redirect cold at ${r.settings.links} links / at ${r.settings.smallLinks} links | ${r.redirectLinksRatio.toFixed(2)} |`,
+    `| server RSS with ${r.settings.links} links loaded (after the run) | ${r.rssMB} MB |`,
+    `| SQLite bytes per link, preloaded (${r.sqlite.preloaded!.links} links) | ${r.sqlite.preloaded!.bytesPerLink} |`,
+    `| SQLite bytes per link, after the run (${r.sqlite.afterRun!.links} links) | ${r.sqlite.afterRun!.bytesPerLink} |`,
+  ];
+  return lines.join('\n');
+}
+
+export function printTable(r: BenchResults): void {
+  console.log(markdownTable(r));
+}
+
+const START = '<!-- results:start -->';
+const END = '<!-- results:end -->';
+
+/** Replaces the results section of docs/benchmarks.md (between the markers) with this run. */
+export function writeDocsTable(file: string, r: BenchResults): void {
+  if (!fs.existsSync(file)) return;
+  const text = fs.readFileSync(file, 'utf8');
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return;
+  fs.writeFileSync(file, `${text.slice(0, start + START.length)}\n${markdownTable(r)}\n${text.slice(end)}`);
+}

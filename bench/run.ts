@@ -1,0 +1,137 @@
+// `npm run bench [-- --quick | --smoke] [--out FILE] [--profile]`: see docs/benchmarks.md.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runLoad, type LoadResult } from './load.js';
+import { bytesPerLink, preloadLinks } from './preload.js';
+import { writeDocsTable, printTable, type BenchResults, type ScenarioResult } from './report.js';
+import { DOMAIN, SCENARIOS, type ServerName } from './scenarios.js';
+import { pinSelf, startBaseline, startBrief, type RunningServer } from './servers.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+const mode = flag('--smoke') ? 'smoke' : flag('--quick') ? 'quick' : 'full';
+const settings = {
+  full: { links: 1_000_000, rounds: 3, seconds: 5, warmup: 2 },
+  quick: { links: 20_000, rounds: 2, seconds: 2, warmup: 1 },
+  smoke: { links: 1_000, rounds: 1, seconds: 1, warmup: 0 },
+}[mode];
+if (option('--links')) settings.links = Number(option('--links'));
+if (option('--seconds')) settings.seconds = Number(option('--seconds'));
+if (option('--rounds')) settings.rounds = Number(option('--rounds'));
+// --only "redirect cold,shorten new": run just these (and the baseline), e.g. to profile one path.
+const only = option('--only')?.split(',');
+const scenarioList = SCENARIOS.filter((s) => !only || s.name === 'baseline' || only.includes(s.name));
+// --env CLICK_FLUSH_MS=600000,CACHE_SIZE=0: extra environment for the Brief servers (experiments).
+const serverEnv = Object.fromEntries((option('--env') ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+// --server DIR: benchmark another build of Brief (DIR/dist/main.js), e.g. an older commit.
+const serverDir = option('--server');
+// Only a default full run rewrites docs/benchmarks.md (or any run given --docs).
+const customized = ['--only', '--links', '--rounds', '--seconds', '--env', '--server'].some((name) => option(name) !== undefined);
+const SMALL_LINKS = 1_000;
+const CONNECTIONS = 50;
+const out = option('--out') ?? path.join(ROOT, 'bench/results/latest.json');
+const profileDir = flag('--profile') ? path.join(ROOT, 'bench/profiles') : undefined;
+
+async function main(): Promise<void> {
+  pinSelf();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-'));
+  const bigDb = path.join(work, 'links-big.db');
+  const smallDb = path.join(work, 'links-1k.db');
+  let started = Date.now();
+  await preloadLinks(bigDb, DOMAIN, settings.links);
+  await preloadLinks(smallDb, DOMAIN, SMALL_LINKS);
+  const preloadSeconds = (Date.now() - started) / 1000;
+  const preloaded = bytesPerLink(bigDb);
+  log(`preloaded ${settings.links} links in ${preloadSeconds.toFixed(1)} s (${preloaded.bytesPerLink} bytes/link)`);
+
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const servers: Record<ServerName, RunningServer> = {
+    baseline: await startBaseline(),
+    brief: await startBrief('brief', { dbFile: bigDb, domain: DOMAIN, nodeArgs, env: serverEnv, root: serverDir }),
+    brief1k: await startBrief('brief1k', { dbFile: smallDb, domain: DOMAIN, env: serverEnv, root: serverDir }),
+  };
+  const linksOn: Record<ServerName, number> = { baseline: 1, brief: settings.links, brief1k: SMALL_LINKS };
+
+  const runs = new Map<string, LoadResult[]>(scenarioList.map((s) => [s.name, []]));
+  let rss = 0;
+  try {
+    if (settings.warmup > 0) {
+      for (const s of scenarioList) {
+        await runLoad({ port: servers[s.server].port, host: DOMAIN, path: s.path(linksOn[s.server]), expectStatus: s.expectStatus, connections: CONNECTIONS, seconds: settings.warmup });
+      }
+    }
+    // Alternating rounds: every scenario once per round, so drifting noise hits all alike.
+    for (let round = 1; round <= settings.rounds; round++) {
+      for (const s of scenarioList) {
+        const result = await runLoad({
+          port: servers[s.server].port,
+          host: DOMAIN,
+          path: s.path(linksOn[s.server]),
+          expectStatus: s.expectStatus,
+          connections: CONNECTIONS,
+          seconds: settings.seconds,
+        });
+        runs.get(s.name)!.push(result);
+        log(`round ${round} ${s.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}`);
+      }
+    }
+    rss = servers.brief.rssBytes();
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+  }
+  const stored = bytesPerLink(bigDb);
+  fs.rmSync(work, { recursive: true, force: true });
+
+  const scenarios: ScenarioResult[] = scenarioList.map((s) => aggregate(s.name, runs.get(s.name)!));
+  const baseline = scenarios[0]!.requestsPerSecond;
+  for (const s of scenarios) s.ratioToBaseline = round(s.requestsPerSecond / baseline, 3);
+  const byName = (name: string) => scenarios.find((s) => s.name === name)!;
+  const results: BenchResults = {
+    mode,
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version },
+    settings: { ...settings, connections: CONNECTIONS, smallLinks: SMALL_LINKS },
+    scenarios,
+    redirectLinksRatio: only ? 0 : round(byName('redirect cold').requestsPerSecond / byName('redirect cold 1k').requestsPerSecond, 3),
+    rssBytes: rss,
+    rssMB: round(rss / 1048576, 1),
+    sqlite: { preloaded, afterRun: stored },
+    preloadSeconds,
+  };
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+  printTable(results);
+  if ((mode === 'full' && !customized) || flag('--docs')) writeDocsTable(path.join(ROOT, 'docs/benchmarks.md'), results);
+  log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+function aggregate(name: string, results: LoadResult[]): ScenarioResult {
+  const requests = results.reduce((n, r) => n + r.requests, 0);
+  const seconds = results.reduce((n, r) => n + r.seconds, 0);
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return {
+    name,
+    requestsPerSecond: Math.round(requests / seconds),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    rounds: results.map((r) => Math.round(r.requests / r.seconds)),
+    ratioToBaseline: 0,
+  };
+}
+
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

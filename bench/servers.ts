@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const hasTaskset = fs.existsSync('/usr/bin/taskset') || fs.existsSync('/bin/taskset');
+
+export interface RunningServer {
+  readonly name: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  rssBytes(): number;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Pins this process (the load generator) to core 0; servers go on core 1. */
+export function pinSelf(): void {
+  if (!hasTaskset) return;
+  spawn('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+}
+
+function start(name: string, port: number, args: string[], env: Record<string, string>, cwd = ROOT): Promise<RunningServer> {
+  const [command, ...rest] = hasTaskset ? ['taskset', '-c', '1', process.execPath, ...args] : [process.execPath, ...args];
+  const child = spawn(command!, rest, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  const server: RunningServer = {
+    name,
+    port,
+    child,
+    // The node process is the child of taskset after exec: same pid.
+    rssBytes: () => {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+  return waitReady(port, child, () => stderr).then(() => server);
+}
+
+async function waitReady(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr()}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        res.resume();
+        resolve(true);
+      });
+      req.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server on port ${port} not ready: ${stderr()}`);
+}
+
+export async function startBaseline(): Promise<RunningServer> {
+  const port = await freePort();
+  return start('baseline', port, ['--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts'), String(port)], {});
+}
+
+/** The built server (dist/main.js serve) on a given SQLite file; `nodeArgs` e.g. --cpu-prof. */
+export async function startBrief(name: string, options: { dbFile: string; domain: string; nodeArgs?: string[]; env?: Record<string, string>; root?: string }): Promise<RunningServer> {
+  const port = await freePort();
+  return start(name, port, [...(options.nodeArgs ?? []), path.join(path.resolve(options.root ?? ROOT), 'dist/main.js'), 'serve'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://${options.domain}`,
+    DATABASE_URL: `sqlite:${options.dbFile}`,
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  });
+}

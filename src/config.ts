@@ -1,0 +1,145 @@
+// Environment → one validated, frozen Config. Every default lives here, and
+// nothing else in the code base reads process.env.
+
+export interface ShortDomain {
+  /** host[:port], lower-case: what a request's Host header carries. */
+  readonly hostname: string;
+  /** scheme://host[:port], the prefix of every short URL on this domain. */
+  readonly urlPrefix: string;
+}
+
+export type DatabaseTarget =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly defaultDomain: ShortDomain;
+  /** Public domains from configuration, the default one first. */
+  readonly publicDomains: readonly ShortDomain[];
+  readonly database: DatabaseTarget;
+  readonly databasePoolMax: number;
+  /** How long a request waits for a PostgreSQL connection before it is answered 503. */
+  readonly databaseConnectTimeoutMs: number;
+  readonly redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel, so several deployments (or test runs) can share one Redis. */
+  readonly redisPrefix: string;
+  readonly redirectStatus: 301 | 302 | 307 | 308;
+  readonly codeLength: number;
+  readonly logLevel: string;
+  readonly cacheSize: number;
+  readonly cacheTtlMs: number;
+  readonly negativeCacheTtlMs: number;
+  readonly clickFlushMs: number;
+  readonly changePollMs: number;
+}
+
+/** A configuration mistake; main.ts prints its message as one line and exits. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const baseUrl = env.BASE_URL?.trim() || `http://localhost:${port}`;
+  const defaultDomain = shortDomain('BASE_URL', baseUrl, 'http');
+  const extra = (env.PUBLIC_DOMAINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => shortDomain('PUBLIC_DOMAINS', entry, 'https'));
+  const publicDomains = [defaultDomain];
+  for (const domain of extra) {
+    if (!publicDomains.some((d) => d.hostname === domain.hostname)) publicDomains.push(domain);
+  }
+
+  const redirectStatus = integer(env, 'REDIRECT_STATUS', 301, 301, 308);
+  if (!(REDIRECT_STATUSES as readonly number[]).includes(redirectStatus)) {
+    throw new ConfigError(`REDIRECT_STATUS must be one of ${REDIRECT_STATUSES.join(', ')}`);
+  }
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+
+  return Object.freeze({
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    defaultDomain,
+    publicDomains: Object.freeze(publicDomains),
+    database: databaseTarget(env.DATABASE_URL?.trim() || 'sqlite:./data/brief.db'),
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
+    databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    redisUrl: redisUrl(env.REDIS_URL?.trim()),
+    redisPrefix: redisPrefix(env.REDIS_PREFIX?.trim() ?? 'brief:'),
+    redirectStatus: redirectStatus as Config['redirectStatus'],
+    codeLength: integer(env, 'CODE_LENGTH', 7, 4, 32),
+    logLevel,
+    cacheSize: integer(env, 'CACHE_SIZE', 100_000, 0, 100_000_000),
+    cacheTtlMs: integer(env, 'CACHE_TTL_SECONDS', 60, 1, 3600) * 1000,
+    negativeCacheTtlMs: 2_000,
+    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 600_000),
+    changePollMs: integer(env, 'CHANGE_POLL_MS', 500, 10, 60_000),
+  });
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Parses `https://host[:port]` or a bare `host[:port]` (given the default scheme). */
+function shortDomain(name: string, raw: string, defaultScheme: 'http' | 'https'): ShortDomain {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `${defaultScheme}://${raw}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new ConfigError(`${name} has an invalid URL: "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) {
+    throw new ConfigError(`${name} must be an http(s) URL or host name, got "${raw}"`);
+  }
+  if (url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new ConfigError(`${name} must be a scheme and host only, without path, got "${raw}"`);
+  }
+  return Object.freeze({ hostname: url.host, urlPrefix: `${url.protocol}//${url.host}` });
+}
+
+function databaseTarget(raw: string): DatabaseTarget {
+  if (/^postgres(ql)?:\/\//i.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError(`DATABASE_URL is not a valid PostgreSQL URL`);
+    }
+    return Object.freeze({ kind: 'postgres', url: raw });
+  }
+  const path = raw.startsWith('sqlite:') ? raw.slice('sqlite:'.length) : raw;
+  if (!path || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    throw new ConfigError(`DATABASE_URL must be sqlite:PATH, a file path or postgres://…, got "${raw}"`);
+  }
+  return Object.freeze({ kind: 'sqlite', path });
+}
+
+function redisUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^rediss?:\/\//i.test(raw)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://`);
+  return raw;
+}
+
+function redisPrefix(raw: string): string {
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(raw)) {
+    throw new ConfigError(`REDIS_PREFIX may hold only letters, digits and : . _ - (at most 64), got "${raw}"`);
+  }
+  return raw;
+}

@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import type { AccountService, Caller } from '../accounts/account-service.js';
+import { AppError } from './app-error.js';
+
+/**
+ * Bearer token → caller. No Authorization header means the anonymous account; a
+ * header that does not hold a valid, live token is 401 — never a silent fall-back.
+ */
+export function createAuthenticator(accounts: AccountService) {
+  return async function authenticate(request: FastifyRequest): Promise<Caller> {
+    const header = request.headers.authorization;
+    if (header === undefined) return accounts.anonymousCaller();
+    const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(header);
+    if (!match) throw AppError.unauthorized('The Authorization header must be "Bearer <token>"');
+    const caller = await accounts.callerForToken(match[1]!);
+    if (!caller) throw AppError.unauthorized('Invalid, expired or revoked token');
+    return caller;
+  };
+}
+
+export type Authenticate = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,61 @@
+import { LRUCache } from 'lru-cache';
+
+/** What a short URL resolves to, as the redirect needs it. */
+export interface RedirectTarget {
+  readonly id: number;
+  readonly url: string;
+  readonly blocked: boolean;
+}
+
+/** A cached "no such link", kept briefly so floods of unknown keys do not reach the database. */
+const MISSING: RedirectTarget = Object.freeze({ id: 0, url: '', blocked: false });
+
+/**
+ * In-process LRU of host + key → target, bounded in entries and in age. Entries are
+ * dropped by invalidate() when a link changes here or on another instance; the age
+ * bound caps staleness when a change notice is missed.
+ */
+export class RedirectCache {
+  private readonly entries: LRUCache<string, RedirectTarget> | undefined;
+  private readonly missingTtlMs: number;
+  private generation = 0;
+
+  constructor(options: { max: number; ttlMs: number; missingTtlMs: number }) {
+    this.missingTtlMs = options.missingTtlMs;
+    // CACHE_SIZE=0 turns the cache off.
+    this.entries = options.max > 0 ? new LRUCache({ max: options.max, ttl: options.ttlMs }) : undefined;
+  }
+
+  /** A target, null for a cached miss, undefined when the cache has no answer. */
+  get(domain: string, key: string): RedirectTarget | null | undefined {
+    const entry = this.entries?.get(cacheKey(domain, key));
+    return entry === MISSING ? null : entry;
+  }
+
+  /**
+   * A token to hand back to set(): a lookup that raced with an invalidation must not
+   * put the value it read before the change into the cache.
+   */
+  snapshot(): number {
+    return this.generation;
+  }
+
+  set(domain: string, key: string, target: RedirectTarget | null, snapshot: number): void {
+    if (!this.entries || snapshot !== this.generation) return;
+    if (target) this.entries.set(cacheKey(domain, key), target);
+    else this.entries.set(cacheKey(domain, key), MISSING, { ttl: this.missingTtlMs });
+  }
+
+  invalidate(domain: string, key: string): void {
+    this.generation++;
+    this.entries?.delete(cacheKey(domain, key));
+  }
+
+  get size(): number {
+    return this.entries?.size ?? 0;
+  }
+}
+
+function cacheKey(domain: string, key: string): string {
+  return `${domain}/${key}`;
+}

@@ -1,0 +1,63 @@
+import type { Statement } from 'better-sqlite3';
+import { LINK_KEY } from '../links/codes.js';
+import type { Database } from '../storage/database.js';
+import type { RedirectCache, RedirectTarget } from './redirect-cache.js';
+
+const MAX_HOST_LENGTH = 300;
+
+type LinkRow = { id: number; url: string; status: string };
+const toTarget = (row: LinkRow | undefined): RedirectTarget | null => (row ? { id: row.id, url: row.url, blocked: row.status === 'blocked' } : null);
+
+/** Host + key → where to send the visitor, from the cache when possible. */
+export class RedirectService {
+  private lookup: Statement<[string, string], LinkRow> | undefined | null = null;
+
+  constructor(
+    private readonly database: Database,
+    private readonly cache: RedirectCache,
+  ) {}
+
+  /**
+   * The answer without waiting: from the cache, else (SQLite) from a prepared statement
+   * on the read-only connection. undefined when only the async path can tell (PostgreSQL).
+   */
+  resolveNow(host: string, key: string): RedirectTarget | null | undefined {
+    if (!LINK_KEY.test(key) || host.length > MAX_HOST_LENGTH) return null;
+    const domain = host.toLowerCase();
+    const cached = this.cache.get(domain, key);
+    if (cached !== undefined) return cached;
+    const lookup = this.prepared();
+    if (!lookup) return undefined;
+    // Synchronous: no change can land between the snapshot and set().
+    const snapshot = this.cache.snapshot();
+    const target = toTarget(lookup.get(domain, key));
+    this.cache.set(domain, key, target, snapshot);
+    return target;
+  }
+
+  async resolve(host: string, key: string): Promise<RedirectTarget | null> {
+    const now = this.resolveNow(host, key);
+    if (now !== undefined) return now;
+    const domain = host.toLowerCase();
+    const snapshot = this.cache.snapshot();
+    const row = await this.database.db
+      .selectFrom('links')
+      .select(['id', 'url', 'status'])
+      .where('domain', '=', domain)
+      .where('key', '=', key)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    const target = toTarget(row);
+    this.cache.set(domain, key, target, snapshot);
+    return target;
+  }
+
+  private prepared(): Statement<[string, string], LinkRow> | undefined {
+    if (this.lookup === null) {
+      this.lookup = this.database.reader?.prepare<[string, string], LinkRow>(
+        'select id, url, status from links where domain = ? and key = ? and deleted_at is null',
+      );
+    }
+    return this.lookup;
+  }
+}

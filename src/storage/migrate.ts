@@ -1,0 +1,22 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './database.js';
+import { initial } from './migrations/0001-initial.js';
+
+/** Migrations are code, listed here in order; Kysely's migrator records which ran. */
+function migrationsFor(database: Database): Record<string, Migration> {
+  return {
+    '0001-initial': initial(database.dialect),
+  };
+}
+
+/**
+ * Brings the schema up to date. Kysely's migrator takes a lock (an advisory lock on
+ * PostgreSQL), so instances that start together do not migrate twice.
+ */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(database) };
+  const migrator = new Migrator({ db: database.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

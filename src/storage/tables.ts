@@ -1,0 +1,78 @@
+// Table types for Kysely. Times are epoch milliseconds (bigint in PostgreSQL,
+// parsed to number; integer in SQLite) so both dialects compare them the same way.
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export interface AccountTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface TokenTable {
+  id: Generated<number>;
+  account_id: number;
+  /** SHA-256 of the token, hex. The token itself is never stored. */
+  token_hash: string;
+  label: string | null;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface DomainTable {
+  id: Generated<number>;
+  hostname: string;
+  url_prefix: string;
+  /** null for a public domain; the owner for a private one. */
+  account_id: number | null;
+  created_at: number;
+}
+
+export interface LinkTable {
+  /** Also the link's `tally`. */
+  id: Generated<number>;
+  /** Generated code, unique across all links ever made (deleted ones included). */
+  code: string;
+  /** hostname of the short domain. */
+  domain: string;
+  /** The path segment that redirects: the slug when there is one, else the code. */
+  key: string;
+  slug: string | null;
+  url: string;
+  /** SHA-256 of url: the dedupe index covers it instead of the (up to 8 KB) url. */
+  url_hash: Buffer;
+  title: string | null;
+  account_id: number;
+  status: 'public' | 'blocked';
+  created_at: number;
+  deleted_at: number | null;
+}
+
+/** Clicks per link, added to by every instance's click counter; no row means no clicks yet. */
+export interface LinkClicksTable {
+  link_id: number;
+  clicks: number;
+}
+
+/** Append-only feed of link changes that running instances poll to drop cache entries. */
+export interface LinkChangeTable {
+  id: Generated<number>;
+  domain: string;
+  key: string;
+  created_at: number;
+}
+
+export interface Tables {
+  accounts: AccountTable;
+  tokens: TokenTable;
+  domains: DomainTable;
+  links: LinkTable;
+  link_clicks: LinkClicksTable;
+  link_changes: LinkChangeTable;
+}
+
+export type LinkRow = Selectable<LinkTable>;
+export type NewLink = Insertable<LinkTable>;
+export type DomainRow = Selectable<DomainTable>;
+export type TokenRow = Selectable<TokenTable>;
+export type AccountRow = Selectable<AccountTable>;

@@ -1,0 +1,27 @@
+// The benchmark harness runs end to end and reports every scenario. Speed is never asserted:
+// benchmarks are not tests (see docs/benchmarks.md).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+test('npm run bench -- --smoke writes a result for every scenario, without errors', { timeout: 60_000 }, async () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-test-')), 'result.json');
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out], { cwd: ROOT, timeout: 55_000 });
+  const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const names = result.scenarios.map((s: { name: string }) => s.name);
+  assert.deepEqual(names, ['baseline', 'redirect hot', 'redirect cold', 'redirect cold 1k', 'shorten new', 'shorten dedupe', 'list domains']);
+  for (const s of result.scenarios) {
+    assert.ok(s.requestsPerSecond > 0, `${s.name} answered`);
+    assert.equal(s.errors, 0, `${s.name} had errors`);
+    assert.equal(typeof s.ratioToBaseline, 'number');
+  }
+  assert.ok(result.rssBytes > 0);
+  assert.ok(result.sqlite.afterRun.bytesPerLink > 0);
+  fs.rmSync(path.dirname(out), { recursive: true, force: true });
+});

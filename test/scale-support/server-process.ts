@@ -1,0 +1,113 @@
+// Runs the built server (`node dist/main.js serve`) as a real process, and the CLI.
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { freePort, MAIN } from '../support/process.js';
+
+export { freePort };
+
+export interface HttpAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json<T = any>(): T;
+}
+
+/** One HTTP request to 127.0.0.1:port; `host` sets the Host header (which picks the short domain). */
+export function request(port: number, method: string, pathAndQuery: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: pathAndQuery, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export class ServerProcess {
+  private output = '';
+  readonly exited: Promise<number | null>;
+
+  private constructor(
+    readonly port: number,
+    private readonly child: ChildProcess,
+  ) {
+    child.stdout?.on('data', (d) => (this.output += d));
+    child.stderr?.on('data', (d) => (this.output += d));
+    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  }
+
+  /** Starts a server on a free port with `env` on top of a clean environment, and waits until it answers. */
+  static async start(env: Record<string, string>): Promise<ServerProcess> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [MAIN, 'serve'], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const server = new ServerProcess(port, child);
+    await server.waitUntilListening();
+    return server;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  /** SIGTERM, then the exit code (0 after a clean shutdown that flushed its clicks). */
+  async stop(): Promise<number | null> {
+    if (this.alive) this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
+  kill(): void {
+    if (this.alive) this.child.kill('SIGKILL');
+  }
+
+  private async waitUntilListening(): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (!this.alive) throw new Error(`server exited during start-up:\n${this.output}`);
+      try {
+        await request(this.port, 'GET', '/__not-a-link__');
+        return;
+      } catch {
+        await sleep(50);
+      }
+    }
+    this.kill();
+    throw new Error(`server did not start within 15 s:\n${this.output}`);
+  }
+}
+
+/** Runs one `brief …` CLI command to completion. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes; answers whether it did. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number, everyMs = 25): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(everyMs);
+  }
+}

@@ -1,0 +1,117 @@
+// A test app on a test database, plus direct access to the services behind it.
+import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { AccountService } from '../../src/accounts/account-service.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { DomainService } from '../../src/domains/domain-service.js';
+import { recordLinkChange } from '../../src/links/link-changes.js';
+import { LinkService } from '../../src/links/link-service.js';
+import type { Database, Dialect } from '../../src/storage/database.js';
+import { openTestDatabase, type TestDatabase } from './database.js';
+
+export const BASE_HOST = 'short.test';
+export const BASE_PREFIX = 'http://short.test';
+export const PUBLIC_HOST = 'pub.test';
+
+export const TEST_ENV: Record<string, string> = {
+  BASE_URL: BASE_PREFIX,
+  PUBLIC_DOMAINS: PUBLIC_HOST,
+  LOG_LEVEL: 'silent',
+  CHANGE_POLL_MS: '10',
+};
+
+export interface TestAccount {
+  id: number;
+  name: string;
+  token: string;
+  /** Headers carrying the account's bearer token. */
+  headers: { authorization: string };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  accounts: AccountService;
+  domains: DomainService;
+  /** A LinkService like the CLI's: its changes reach the app through the link_changes feed. */
+  links: LinkService;
+  account(prefix?: string): Promise<TestAccount>;
+  privateDomain(accountId: number, prefix?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Builds (and readies) an app on an open, migrated database. Closing it does not close the database. */
+export async function buildTestApp(database: Database, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ ...TEST_ENV, ...env });
+  const app = buildApp(config, { database });
+  await app.ready();
+  const accounts = new AccountService(database);
+  const domains = new DomainService(config, database);
+  const links = new LinkService(config, database, domains, { record: recordLinkChange, announce: () => {} });
+  return {
+    app,
+    config,
+    database,
+    accounts,
+    domains,
+    links,
+    async account(prefix = 'acct') {
+      const row = await accounts.create(uniqueName(prefix));
+      const { token } = await accounts.createToken(row.name);
+      return { id: row.id, name: row.name, token, headers: { authorization: `Bearer ${token}` } };
+    },
+    async privateDomain(accountId, prefix = 'own') {
+      const added = await domains.add(`${uniqueName(prefix).toLowerCase()}.example`, accountId);
+      return added.hostname;
+    },
+    close: () => app.close(),
+  };
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A query string from pairs, every value percent-encoded. */
+export function qs(params: Record<string, string>): string {
+  return new URLSearchParams(params).toString();
+}
+
+/** Polls until check() is true or the attempts run out; for changes that arrive through a poll loop. */
+export async function eventually(check: () => Promise<boolean>, attempts = 100, pauseMs = 20): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
+  return false;
+}
+
+/**
+ * Registers before/after hooks in the current describe() that open a test database of
+ * the dialect and build a test app on it; read `.t` and `.db` inside tests.
+ */
+export function useTestApp(dialect: Dialect, env: Record<string, string> = {}): { readonly t: TestApp; readonly db: TestDatabase } {
+  let t: TestApp | undefined;
+  let db: TestDatabase | undefined;
+  before(async () => {
+    db = await openTestDatabase(dialect);
+    t = await buildTestApp(db.database, env);
+  });
+  after(async () => {
+    await t?.close();
+    await db?.cleanup();
+  });
+  return {
+    get t() {
+      if (!t) throw new Error('test app not built');
+      return t;
+    },
+    get db() {
+      if (!db) throw new Error('test database not open');
+      return db;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// A fresh, migrated database for one test suite: SQLite always, PostgreSQL too when
+// TEST_DATABASE_URL points at a server (a throw-away database is created and dropped).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase } from '../scale-support/test-services.js';
+import { openDatabase, type Database, type Dialect } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+
+const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
+
+/** The dialects storage and HTTP tests run against. */
+export const dialects: Dialect[] = ['sqlite', ...(postgresUrl ? (['postgres'] as const) : [])];
+
+export interface TestDatabase {
+  database: Database;
+  /** A DATABASE_URL that reaches the same database (for a second app or a process). */
+  url: string;
+  cleanup(): Promise<void>;
+}
+
+export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  return dialect === 'postgres' ? openPostgres() : openSqlite();
+}
+
+async function openSqlite(): Promise<TestDatabase> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-test-'));
+  const file = path.join(dir, 'brief.db');
+  const database = openDatabase({ kind: 'sqlite', path: file });
+  await migrateToLatest(database);
+  return {
+    database,
+    url: `sqlite:${file}`,
+    async cleanup() {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function openPostgres(): Promise<TestDatabase> {
+  if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const scratch = await createTestDatabase(postgresUrl);
+  const database = openDatabase({ kind: 'postgres', url: scratch.url }, { poolMax: 10 });
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    await scratch.drop();
+    throw error;
+  }
+  return {
+    database,
+    url: scratch.url,
+    async cleanup() {
+      await database.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** The click count stored for a link (0 before its first flush). */
+export async function storedClicks(database: Database, code: string): Promise<number> {
+  const row = await database.db
+    .selectFrom('links')
+    .leftJoin('link_clicks', 'link_clicks.link_id', 'links.id')
+    .select('link_clicks.clicks')
+    .where('links.code', '=', code)
+    .executeTakeFirstOrThrow();
+  return Number(row.clicks ?? 0);
+}

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function fails(env: Record<string, string>, variable: string) {
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => e instanceof ConfigError && e.message.includes(variable) && !e.message.includes('\n'),
+    `${JSON.stringify(env)} should fail naming ${variable}`,
+  );
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '0.0.0.0');
+    assert.deepEqual(config.defaultDomain, { hostname: 'localhost:3000', urlPrefix: 'http://localhost:3000' });
+    assert.deepEqual(config.publicDomains, [config.defaultDomain]);
+    assert.deepEqual(config.database, { kind: 'sqlite', path: './data/brief.db' });
+    assert.equal(config.redirectStatus, 301);
+    assert.equal(config.codeLength, 7);
+    assert.equal(config.logLevel, 'info');
+    assert.ok(Object.isFrozen(config));
+  });
+
+  it('derives the default BASE_URL from PORT', () => {
+    assert.equal(loadConfig({ PORT: '8080' }).defaultDomain.urlPrefix, 'http://localhost:8080');
+  });
+
+  it('reads BASE_URL into the default domain, lower-casing the host', () => {
+    const config = loadConfig({ BASE_URL: 'https://Brf.Example.COM' });
+    assert.deepEqual(config.defaultDomain, { hostname: 'brf.example.com', urlPrefix: 'https://brf.example.com' });
+  });
+
+  it('reads PUBLIC_DOMAINS, https unless a scheme is given, default domain first, duplicates dropped', () => {
+    const config = loadConfig({ BASE_URL: 'http://short.test', PUBLIC_DOMAINS: 'a.test, http://b.test:8080 ,,short.test' });
+    assert.deepEqual(
+      config.publicDomains.map((d) => d.urlPrefix),
+      ['http://short.test', 'https://a.test', 'http://b.test:8080'],
+    );
+  });
+
+  it('reads DATABASE_URL: sqlite:PATH, a plain path, postgres://', () => {
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database, { kind: 'sqlite', path: '/tmp/x.db' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: '/tmp/y.db' }).database, { kind: 'sqlite', path: '/tmp/y.db' });
+    assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).database, { kind: 'postgres', url: 'postgres://u@h/db' });
+  });
+
+  it('accepts every allowed REDIRECT_STATUS', () => {
+    for (const status of [301, 302, 307, 308]) assert.equal(loadConfig({ REDIRECT_STATUS: String(status) }).redirectStatus, status);
+  });
+
+  it('throws a one-line ConfigError naming the variable for each bad value', () => {
+    fails({ PORT: 'abc' }, 'PORT');
+    fails({ PORT: '70000' }, 'PORT');
+    fails({ PORT: '-1' }, 'PORT');
+    fails({ PORT: '3000.5' }, 'PORT');
+    fails({ BASE_URL: 'ftp://x.test' }, 'BASE_URL');
+    fails({ BASE_URL: 'http://x.test/path' }, 'BASE_URL');
+    fails({ BASE_URL: 'http://' }, 'BASE_URL');
+    fails({ PUBLIC_DOMAINS: 'ok.test,http://bad.test/path' }, 'PUBLIC_DOMAINS');
+    fails({ PUBLIC_DOMAINS: 'ftp://x.test' }, 'PUBLIC_DOMAINS');
+    fails({ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL');
+    fails({ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL');
+    fails({ REDIRECT_STATUS: '303' }, 'REDIRECT_STATUS');
+    fails({ REDIRECT_STATUS: '200' }, 'REDIRECT_STATUS');
+    fails({ REDIRECT_STATUS: 'permanent' }, 'REDIRECT_STATUS');
+    fails({ CODE_LENGTH: '3' }, 'CODE_LENGTH');
+    fails({ CODE_LENGTH: 'seven' }, 'CODE_LENGTH');
+    fails({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
+    fails({ REDIS_URL: 'http://x' }, 'REDIS_URL');
+    fails({ CHANGE_POLL_MS: '0' }, 'CHANGE_POLL_MS');
+  });
+});
