@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../storage/database.js';
-import type { ClickChunk } from '../storage/sqlite-background.js';
+import type { ClickBatch, ClickChunk } from '../storage/sqlite-background.js';
 
 // Ids per UPDATE (and per write): within every engine's limit on bound parameters, and
 // short enough that a redirect waiting behind one is not delayed by more than ~1 ms.
@@ -10,13 +11,18 @@ const CHUNK = 200;
  * Counts clicks in memory and adds them to the link_clicks table in batches, off the
  * request path. Increments are additive (clicks = clicks + n), so any number of instances can
  * flush into one database and the totals stay exact. A failed flush keeps its counts
- * for the next one.
+ * for the next one. A batch whose outcome is unclear (the connection dropped, perhaps
+ * after the commit) is retried as it was, under its number, before anything else: the
+ * database applies a writer's number at most once, so no click is counted twice.
  */
 export class ClickCounter {
   private pending = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private inFlight = false;
+  private readonly writer = randomUUID();
+  private seq = 0;
+  private unconfirmed: ClickBatch | undefined;
 
   constructor(
     private readonly database: Database,
@@ -48,24 +54,38 @@ export class ClickCounter {
   }
 
   private async writePending(): Promise<void> {
+    if (this.unconfirmed) {
+      if (!(await this.tryWrite(this.unconfirmed))) return;
+      this.unconfirmed = undefined;
+    }
     if (this.pending.size === 0) return;
-    const batch = this.pending;
+    const counts = [...this.pending].sort((a, b) => a[0] - b[0]); // neighbouring ids share pages
     this.pending = new Map();
     // A few hundred links per write (one statement), not one statement per link: per-row
     // statements were the largest cost of a cache-missing redirect load. Each chunk is its
     // own write, so redirects are served between chunks instead of waiting behind one
     // long transaction (it set the p99 of cache-missing redirects).
-    const counts = [...batch].sort((a, b) => a[0] - b[0]); // neighbouring ids share pages
-    const chunks: ClickChunk[] = [];
-    for (let i = 0; i < counts.length; i += CHUNK) chunks.push(counts.slice(i, i + CHUNK));
-    for (let c = 0; c < chunks.length; c++) {
-      try {
-        await this.database.addClicks(chunks[c]!);
-      } catch (error) {
-        for (const rest of chunks.slice(c)) for (const [id, clicks] of rest) this.pending.set(id, (this.pending.get(id) ?? 0) + clicks);
-        this.log.warn({ err: error, links: batch.size }, 'click flush failed; will retry');
+    for (let i = 0; i < counts.length; i += CHUNK) {
+      const batch: ClickBatch = { writer: this.writer, seq: ++this.seq, clicks: counts.slice(i, i + CHUNK) };
+      if (!(await this.tryWrite(batch))) {
+        this.unconfirmed = batch;
+        this.keep(counts.slice(i + CHUNK)); // never sent: back with the counts still to come
         return;
       }
     }
+  }
+
+  private async tryWrite(batch: ClickBatch): Promise<boolean> {
+    try {
+      await this.database.addClicks(batch);
+      return true;
+    } catch (error) {
+      this.log.warn({ err: error, links: batch.clicks.length }, 'click flush failed; will retry');
+      return false;
+    }
+  }
+
+  private keep(counts: ClickChunk): void {
+    for (const [id, clicks] of counts) this.pending.set(id, (this.pending.get(id) ?? 0) + clicks);
   }
 }

@@ -7,7 +7,7 @@ import type { DatabaseTarget } from '../config.js';
 import type { Tables } from './tables.js';
 import { openSqliteReader } from './sqlite-reader.js';
 import { withStatementCache } from './statement-cache.js';
-import { startSqliteBackground, type ClickChunk } from './sqlite-background.js';
+import { CLICK_WRITER_RETENTION_MS, startSqliteBackground, type ClickBatch } from './sqlite-background.js';
 import { WriteBatcher } from './write-batcher.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -20,8 +20,11 @@ export interface Database {
    * arriving together share one transaction and one fsync (group commit).
    */
   write<T>(work: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
-  /** Adds clicks to links (additively, so any number of instances can do it at once). */
-  addClicks(chunk: ClickChunk): Promise<void>;
+  /**
+   * Adds clicks to links, additively (any number of instances can do it at once), and
+   * at most once per batch number of a writer (a retry after an unclear failure is safe).
+   */
+  addClicks(batch: ClickBatch): Promise<void>;
   /** SQLite files only: a read-only connection for synchronous hot-path reads of committed rows. */
   readonly reader?: SQLite.Database;
   close(): Promise<void>;
@@ -53,7 +56,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     const write: Database['write'] = (work) => db.transaction().execute(work);
-    return { db, dialect: 'postgres', write, addClicks: (chunk) => updateClicks(write, chunk), close: () => db.destroy() };
+    return { db, dialect: 'postgres', write, addClicks: (batch) => updateClicks(write, batch), close: () => db.destroy() };
   }
 
   if (target.path !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(target.path)), { recursive: true });
@@ -73,7 +76,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     dialect: 'sqlite',
     write,
     // Off the event loop when there is a background thread (files), else a group-committed write.
-    addClicks: (chunk) => (background ? background.addClicks(chunk) : updateClicks(write, chunk)),
+    addClicks: (batch) => (background?.running ? background.addClicks(batch) : updateClicks(write, batch)),
     // Opened on first use: the file and its schema exist by then (migrations ran).
     get reader() {
       reader ??= openSqliteReader(target.path);
@@ -88,11 +91,25 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
   };
 }
 
-function updateClicks(write: Database['write'], chunk: ClickChunk): Promise<void> {
+function updateClicks(write: Database['write'], { writer, seq, clicks }: ClickBatch): Promise<void> {
   return write(async (db) => {
+    const now = Date.now();
+    const claimed = await db
+      .insertInto('click_writers')
+      .values({ writer, seq, updated_at: now })
+      .onConflict((oc) =>
+        oc
+          .column('writer')
+          .doUpdateSet((eb) => ({ seq: eb.ref('excluded.seq'), updated_at: eb.ref('excluded.updated_at') }))
+          .where('click_writers.seq', '<', (eb) => eb.ref('excluded.seq')),
+      )
+      .returning('writer')
+      .executeTakeFirst();
+    if (!claimed) return; // applied before: the attempt that seemed to fail had committed
+    if (seq === 1) await db.deleteFrom('click_writers').where('updated_at', '<', now - CLICK_WRITER_RETENTION_MS).execute();
     await db
       .insertInto('link_clicks')
-      .values(chunk.map(([link_id, clicks]) => ({ link_id, clicks })))
+      .values(clicks.map(([link_id, n]) => ({ link_id, clicks: n })))
       .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
       .execute();
   });

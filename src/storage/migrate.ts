@@ -1,11 +1,13 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.js';
 import { initial } from './migrations/0001-initial.js';
+import { clickWriters } from './migrations/0002-click-writers.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
   return {
     '0001-initial': initial(database.dialect),
+    '0002-click-writers': clickWriters(database.dialect),
   };
 }
 

@@ -22,17 +22,31 @@ db.pragma('cache_size = -16384');
 const checkpoint = (mode) => { try { db.pragma('wal_checkpoint(' + mode + ')'); } catch {} };
 const timer = setInterval(() => checkpoint('PASSIVE'), workerData.intervalMs);
 const upserts = new Map();
+let claim, prune, applyBatch;
+// Prepared on first use: the thread starts before the migrations have run.
+function prepare() {
+  claim = db.prepare('insert into click_writers (writer, seq, updated_at) values (?, ?, ?) on conflict (writer) do update' +
+    ' set seq = excluded.seq, updated_at = excluded.updated_at where click_writers.seq < excluded.seq returning writer');
+  prune = db.prepare('delete from click_writers where updated_at < ?');
+  applyBatch = db.transaction((batch) => {
+    const now = Date.now();
+    if (claim.get(batch.writer, batch.seq, now) === undefined) return; // applied before
+    if (batch.seq === 1) prune.run(now - workerData.writerRetentionMs);
+    const chunk = batch.clicks;
+    let upsert = upserts.get(chunk.length);
+    if (!upsert) {
+      upsert = db.prepare('insert into link_clicks (link_id, clicks) values ' + Array(chunk.length).fill('(?, ?)').join(', ') +
+        ' on conflict (link_id) do update set clicks = link_clicks.clicks + excluded.clicks');
+      upserts.set(chunk.length, upsert);
+    }
+    upsert.run(chunk.flat());
+  });
+}
 parentPort.on('message', (message) => {
   if (message.type === 'clicks') {
     try {
-      const chunk = message.chunk;
-      let upsert = upserts.get(chunk.length);
-      if (!upsert) {
-        upsert = db.prepare('insert into link_clicks (link_id, clicks) values ' + Array(chunk.length).fill('(?, ?)').join(', ') +
-          ' on conflict (link_id) do update set clicks = link_clicks.clicks + excluded.clicks');
-        upserts.set(chunk.length, upsert);
-      }
-      upsert.run(chunk.flat());
+      if (!applyBatch) prepare();
+      applyBatch(message.batch);
       parentPort.postMessage({ id: message.id });
     } catch (error) {
       parentPort.postMessage({ id: message.id, error: String(error && error.message || error) });
@@ -49,8 +63,24 @@ parentPort.on('message', (message) => {
 /** Clicks to add: [link id, clicks] pairs, by link id. */
 export type ClickChunk = Array<[linkId: number, clicks: number]>;
 
+/**
+ * A chunk numbered by its writer (a random id per process, numbers rising by one). The
+ * number is recorded with the clicks in one transaction, so a batch retried after an
+ * unclear failure is applied at most once (migrations/0002-click-writers.ts).
+ */
+export interface ClickBatch {
+  writer: string;
+  seq: number;
+  clicks: ClickChunk;
+}
+
+/** How long a writer's last number is kept after its last batch (a retry comes long before). */
+export const CLICK_WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
 export interface SqliteBackground {
-  addClicks(chunk: ClickChunk): Promise<void>;
+  /** False once the thread has died; the caller then applies clicks itself. */
+  readonly running: boolean;
+  addClicks(batch: ClickBatch): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,7 +92,7 @@ export function startSqliteBackground(sqlite: SQLite.Database, path: string, int
   if (path === '' || path === ':memory:' || path.startsWith('file:')) return undefined;
   sqlite.pragma('wal_autocheckpoint = 0');
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(THREAD, { eval: true, workerData: { module, path, intervalMs } });
+  const worker = new Worker(THREAD, { eval: true, workerData: { module, path, intervalMs, writerRetentionMs: CLICK_WRITER_RETENTION_MS } });
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let exited = false;
@@ -74,8 +104,8 @@ export function startSqliteBackground(sqlite: SQLite.Database, path: string, int
     if (reply.error === undefined) pending?.resolve();
     else pending?.reject(new Error(reply.error));
   });
-  // Should the thread die, checkpoints fall back to the writer's commits, and pending
-  // click chunks fail (the click counter keeps them for its next flush).
+  // Should the thread die, checkpoints fall back to the writer's commits, pending click
+  // batches fail (the click counter retries them), and later ones are applied by the caller.
   worker.on('error', () => sqlite.pragma('wal_autocheckpoint = 1000'));
   worker.once('exit', () => {
     exited = true;
@@ -85,14 +115,17 @@ export function startSqliteBackground(sqlite: SQLite.Database, path: string, int
   worker.unref();
 
   return {
-    addClicks: (chunk) =>
+    get running() {
+      return !exited;
+    },
+    addClicks: (batch) =>
       new Promise<void>((resolve, reject) => {
         if (exited) return reject(new Error('SQLite background thread exited'));
         const id = nextId++;
         // Referenced while a reply is owed, so a shutdown's last flush is not cut off.
         if (waiting.size === 0) worker.ref();
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ type: 'clicks', id, chunk });
+        worker.postMessage({ type: 'clicks', id, batch });
       }),
     stop: () =>
       new Promise<void>((resolve) => {

@@ -54,6 +54,13 @@ export interface LinkClicksTable {
   clicks: number;
 }
 
+/** Per instance (a random id per process): the number of the last click batch it applied. */
+export interface ClickWriterTable {
+  writer: string;
+  seq: number;
+  updated_at: number;
+}
+
 /** Append-only feed of link changes that running instances poll to drop cache entries. */
 export interface LinkChangeTable {
   id: Generated<number>;
@@ -68,6 +75,7 @@ export interface Tables {
   domains: DomainTable;
   links: LinkTable;
   link_clicks: LinkClicksTable;
+  click_writers: ClickWriterTable;
   link_changes: LinkChangeTable;
 }
 

@@ -6,6 +6,8 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { adminQuery, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../scale-support/test-services.js';
 
+const ALL_MIGRATIONS = ['0001-initial', '0002-click-writers'];
+
 if (TEST_DATABASE_URL) {
   const serverUrl = TEST_DATABASE_URL;
 
@@ -23,18 +25,18 @@ if (TEST_DATABASE_URL) {
       const instances = Array.from({ length: 6 }, () => openDatabase({ kind: 'postgres', url: testDb.url }, { poolMax: 2 }));
       try {
         const applied = await Promise.all(instances.map((db) => migrateToLatest(db)));
-        // Exactly one instance applied the migration; the others waited on the advisory lock
+        // Exactly one instance applied the migrations; the others waited on the advisory lock
         // and then found nothing left to do.
         assert.deepEqual(
           applied.filter((names) => names.length > 0),
-          [['0001-initial']],
+          [ALL_MIGRATIONS],
         );
         const rows = await adminQuery<{ n: number }>(testDb.url, `select count(*)::int as n from accounts where name = 'anonymous'`);
         assert.equal(rows[0]!.n, 1);
-        const recorded = await adminQuery<{ name: string }>(testDb.url, 'select name from kysely_migration');
+        const recorded = await adminQuery<{ name: string }>(testDb.url, 'select name from kysely_migration order by name');
         assert.deepEqual(
           recorded.map((r) => r.name),
-          ['0001-initial'],
+          ALL_MIGRATIONS,
         );
         // Again, later: nothing to do.
         assert.deepEqual(await migrateToLatest(instances[0]!), []);
