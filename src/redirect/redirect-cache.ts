@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { Doorkeeper } from './doorkeeper.js';
 
 /** What a short URL resolves to, as the redirect needs it. */
 export interface RedirectTarget {
@@ -7,23 +8,29 @@ export interface RedirectTarget {
   readonly blocked: boolean;
 }
 
+// A window of 4M keys is a 4 MB bitset; a larger cache shares it.
+const MAX_DOORKEEPER_WINDOW = 4_000_000;
+
 /** A cached "no such link", kept briefly so floods of unknown keys do not reach the database. */
 const MISSING: RedirectTarget = Object.freeze({ id: 0, url: '', blocked: false });
 
 /**
- * In-process LRU of host + key → target, bounded in entries and in age. Entries are
+ * In-process LRU of host + key → target, bounded in entries and in age. A key enters
+ * on its second miss within the doorkeeper's window, not its first. Entries are
  * dropped by invalidate() when a link changes here or on another instance; the age
  * bound caps staleness when a change notice is missed.
  */
 export class RedirectCache {
   private readonly entries: LRUCache<string, RedirectTarget> | undefined;
   private readonly missingTtlMs: number;
+  private readonly doorkeeper: Doorkeeper;
   private generation = 0;
 
   constructor(options: { max: number; ttlMs: number; missingTtlMs: number }) {
     this.missingTtlMs = options.missingTtlMs;
     // CACHE_SIZE=0 turns the cache off.
     this.entries = options.max > 0 ? new LRUCache({ max: options.max, ttl: options.ttlMs }) : undefined;
+    this.doorkeeper = new Doorkeeper(Math.min(Math.max(options.max, 1), MAX_DOORKEEPER_WINDOW));
   }
 
   /** A target, null for a cached miss, undefined when the cache has no answer. */
@@ -42,6 +49,8 @@ export class RedirectCache {
 
   set(domain: string, key: string, target: RedirectTarget | null, snapshot: number): void {
     if (!this.entries || snapshot !== this.generation) return;
+    // One-hit wonders stay out (see Doorkeeper): they would only evict links that are visited again.
+    if (!this.doorkeeper.admit(domain, key)) return;
     if (target) this.entries.set(cacheKey(domain, key), target);
     else this.entries.set(cacheKey(domain, key), MISSING, { ttl: this.missingTtlMs });
   }
