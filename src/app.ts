@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
 import { domainRoutes } from './domains/routes.js';
 import { createAuthenticator } from './http/auth.js';
+import { clientErrorHandler } from './http/client-error.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { LinkService } from './links/link-service.js';
 import { linkRoutes } from './links/routes.js';
@@ -47,6 +48,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply).code(400).send({ message: error.message, code: 'E_BAD_REQUEST' });
     },
+    clientErrorHandler,
   });
   const { database } = deps;
 
