@@ -1,12 +1,11 @@
 import http from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { AccountService } from './accounts/account-service.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
 import { domainRoutes } from './domains/routes.js';
 import { createAuthenticator } from './http/auth.js';
-import { clientErrorHandler } from './http/client-error.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { LinkService } from './links/link-service.js';
 import { linkRoutes } from './links/routes.js';
 import { ChangeFeed } from './redirect/change-feed.js';
@@ -43,11 +42,8 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     routerOptions: { maxParamLength: 1024 },
     // verbose: schema errors carry their schema, so messages can name both ends of a range.
     ajv: { customOptions: { verbose: true } },
-    // Errors Fastify raises before routing (a malformed percent-encoding in the path) skip
-    // the error handler; without this their body is Fastify's own { error, code: FST_ERR_…, statusCode }.
-    frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ message: error.message, code: 'E_BAD_REQUEST' });
-    },
+    // What fails before routing still gets our error shape (http/error-handler.ts).
+    frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
   const { database } = deps;

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NOT_FOUND_PAGE } from '../redirect/pages.js';
 import { isConnectionError } from '../storage/database.js';
 import { AppError, type FieldError } from './app-error.js';
@@ -10,7 +12,10 @@ interface AjvError {
   parentSchema?: { minimum?: number; maximum?: number };
 }
 
-/** The only place errors become HTTP: `{ message, code }`, plus `errors` for validation. */
+/**
+ * The only place errors become HTTP: `{ message, code }`, plus `errors` for validation
+ * (with frameworkErrorHandler and clientErrorHandler below, for what fails before routing).
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     let appError: AppError;
@@ -23,7 +28,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       appError = AppError.unavailable();
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       // Fastify's own client errors (bad content type, body too large, …).
-      return reply.code(error.statusCode).send({ message: error.message, code: 'E_BAD_REQUEST' });
+      return reply.code(error.statusCode).send(badRequest(error.message));
     } else {
       request.log.error({ err: error }, 'unhandled error');
       appError = new AppError('E_INTERNAL_ERROR', 'Internal server error');
@@ -39,6 +44,43 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   });
+}
+
+/** The body of a request refused before our own code saw it. */
+function badRequest(message: string): { message: string; code: 'E_BAD_REQUEST' } {
+  return { message, code: 'E_BAD_REQUEST' };
+}
+
+/**
+ * Fastify's `frameworkErrors`: errors it raises before routing (a malformed percent-encoding
+ * in the path) skip the error handler; without this their body is Fastify's own
+ * `{ error, code: FST_ERR_…, statusCode }`.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(400).send(badRequest(error.message));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests node:http refuses before Fastify sees them
+ * (headers over 16 KB, a malformed request line, a client too slow to send its headers)
+ * are answered on the socket, with the same body shape.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large (at most 16 KB, URL included)']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'The request is not valid HTTP'];
+  const body = JSON.stringify(badRequest(message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Turns the first JSON-schema error into our validation error, with messages in the v2 style. */

@@ -31,7 +31,7 @@ export class Doorkeeper {
     return false;
   }
 
-  clear(): void {
+  private clear(): void {
     this.bits.fill(0);
     this.remembered = 0;
   }
