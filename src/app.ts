@@ -66,7 +66,10 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.register(redirectRoutes(redirects, answers, clicks));
 
   app.addHook('onReady', async () => {
+    // The feed first: a change committed while the index loads is then still announced.
     await changes.start(config.changePollMs);
+    const indexed = redirects.loadIndex(config.linkIndexMax);
+    if (indexed > 0) app.log.info({ links: indexed }, 'link index loaded');
     clicks.start(config.clickFlushMs);
   });
   // Fastify closes after in-flight requests finish; then what is counted is written.

@@ -30,6 +30,8 @@ export interface Config {
   readonly logLevel: string;
   readonly cacheSize: number;
   readonly cacheTtlMs: number;
+  /** SQLite: how many links (the newest) the in-memory link index holds; 0 turns it off. */
+  readonly linkIndexMax: number;
   readonly negativeCacheTtlMs: number;
   readonly clickFlushMs: number;
   readonly changePollMs: number;
@@ -81,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     cacheSize: integer(env, 'CACHE_SIZE', 100_000, 0, 100_000_000),
     cacheTtlMs: integer(env, 'CACHE_TTL_SECONDS', 60, 1, 3600) * 1000,
+    linkIndexMax: integer(env, 'LINK_INDEX_MAX', 2_000_000, 0, 100_000_000),
     negativeCacheTtlMs: 2_000,
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 600_000),
     changePollMs: integer(env, 'CHANGE_POLL_MS', 500, 10, 60_000),

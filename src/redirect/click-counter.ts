@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../storage/database.js';
 import type { ClickBatch, ClickChunk } from '../storage/sqlite-background.js';
+import { ClickTally } from './click-tally.js';
 
 // Ids per UPDATE (and per write): within every engine's limit on bound parameters, and
 // short enough that a redirect waiting behind one is not delayed by more than ~1 ms.
@@ -16,7 +17,7 @@ const CHUNK = 200;
  * database applies a writer's number at most once, so no click is counted twice.
  */
 export class ClickCounter {
-  private pending = new Map<number, number>();
+  private pending = new ClickTally();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private inFlight = false;
@@ -30,7 +31,7 @@ export class ClickCounter {
   ) {}
 
   count(linkId: number): void {
-    this.pending.set(linkId, (this.pending.get(linkId) ?? 0) + 1);
+    this.pending.add(linkId);
   }
 
   start(intervalMs: number): void {
@@ -59,8 +60,7 @@ export class ClickCounter {
       this.unconfirmed = undefined;
     }
     if (this.pending.size === 0) return;
-    const counts = [...this.pending].sort((a, b) => a[0] - b[0]); // neighbouring ids share pages
-    this.pending = new Map();
+    const counts = this.pending.drain();
     // A few hundred links per write (one statement), not one statement per link: per-row
     // statements were the largest cost of a cache-missing redirect load. Each chunk is its
     // own write, so redirects are served between chunks instead of waiting behind one
@@ -86,6 +86,6 @@ export class ClickCounter {
   }
 
   private keep(counts: ClickChunk): void {
-    for (const [id, clicks] of counts) this.pending.set(id, (this.pending.get(id) ?? 0) + clicks);
+    for (const [id, clicks] of counts) this.pending.add(id, clicks);
   }
 }

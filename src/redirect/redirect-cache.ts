@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Doorkeeper } from './doorkeeper.js';
+import type { LinkIndex } from './link-index.js';
 
 /** What a short URL resolves to, as the redirect needs it. */
 export interface RedirectTarget {
@@ -19,9 +20,13 @@ const MISSING: RedirectTarget = Object.freeze({ id: 0, url: '', blocked: false }
  * on its second miss within the doorkeeper's window, not its first. Entries are
  * dropped by invalidate() when a link changes here or on another instance; the age
  * bound caps staleness when a change notice is missed.
+ *
+ * On SQLite a LinkIndex may stand in front (useIndex): it holds links without age or
+ * eviction, because there no change notice can be missed (docs/decisions/0002).
  */
 export class RedirectCache {
   private readonly entries: LRUCache<string, RedirectTarget> | undefined;
+  private index: LinkIndex | undefined;
   private readonly missingTtlMs: number;
   private readonly doorkeeper: Doorkeeper;
   private generation = 0;
@@ -33,8 +38,16 @@ export class RedirectCache {
     this.doorkeeper = new Doorkeeper(Math.min(Math.max(options.max, 1), MAX_DOORKEEPER_WINDOW));
   }
 
+  /** From now on, links go to the index first, and to the LRU only when it is full. */
+  useIndex(index: LinkIndex): void {
+    this.index = index;
+    this.entries?.clear();
+  }
+
   /** A target, null for a cached miss, undefined when the cache has no answer. */
   get(domain: string, key: string): RedirectTarget | null | undefined {
+    const held = this.index?.get(domain, key);
+    if (held) return held;
     const entry = this.entries?.get(cacheKey(domain, key));
     return entry === MISSING ? null : entry;
   }
@@ -48,7 +61,9 @@ export class RedirectCache {
   }
 
   set(domain: string, key: string, target: RedirectTarget | null, snapshot: number): void {
-    if (!this.entries || snapshot !== this.generation) return;
+    if (snapshot !== this.generation) return;
+    if (target && this.index?.put(domain, key, target.id, target.url, target.blocked)) return;
+    if (!this.entries) return;
     // One-hit wonders stay out (see Doorkeeper): they would only evict links that are visited again.
     if (!this.doorkeeper.admit(domain, key)) return;
     if (target) this.entries.set(cacheKey(domain, key), target);
@@ -57,6 +72,7 @@ export class RedirectCache {
 
   invalidate(domain: string, key: string): void {
     this.generation++;
+    this.index?.remove(domain, key);
     this.entries?.delete(cacheKey(domain, key));
   }
 

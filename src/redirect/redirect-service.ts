@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { LINK_KEY } from '../links/codes.js';
 import type { Database } from '../storage/database.js';
+import { LinkIndex } from './link-index.js';
 import type { RedirectCache, RedirectTarget } from './redirect-cache.js';
 
 const MAX_HOST_LENGTH = 300;
@@ -50,6 +51,30 @@ export class RedirectService {
     const target = toTarget(row);
     this.cache.set(domain, key, target, snapshot);
     return target;
+  }
+
+  /**
+   * SQLite files only: puts the newest `max` live links into a LinkIndex in front of the
+   * cache, so redirects at a million links need no database read. Synchronous, so nothing
+   * changes between the read and the switch; call it after the change feed has started,
+   * so any change committed after this read is still announced. Returns the links loaded.
+   */
+  loadIndex(max: number): number {
+    const reader = this.database.reader;
+    if (!reader || max === 0) return 0;
+    const newest = reader.prepare<[], number | null>('select max(id) from links').pluck().get() ?? 0;
+    const index = new LinkIndex(max, newest);
+    const rows = reader
+      .prepare<[number], [string, string, number, string, string]>(
+        'select domain, key, id, url, status from links where deleted_at is null order by id desc limit ?',
+      )
+      .raw()
+      .iterate(max);
+    for (const [domain, key, id, url, status] of rows) index.put(domain, key, id, url, status === 'blocked');
+    // The scan filled the reader's page cache with table pages that misses will not need.
+    reader.pragma('shrink_memory');
+    this.cache.useIndex(index);
+    return index.size;
   }
 
   private prepared(): Statement<[string, string], LinkRow> | undefined {
