@@ -1,3 +1,5 @@
+import { FNV_OFFSET, fnvMix, fnvText } from './fnv.js';
+
 /**
  * The doorkeeper of TinyLFU: a key is let into the redirect cache on its second miss
  * within a window, not its first. Traffic that touches many links once each (a crawler,
@@ -37,11 +39,7 @@ export class Doorkeeper {
   }
 }
 
-/** FNV-1a over domain, a separator and key. */
+/** FNV-1a over domain, a separator ('/') and key. */
 function hash(domain: string, key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < domain.length; i++) h = Math.imul(h ^ domain.charCodeAt(i), 0x01000193);
-  h = Math.imul(h ^ 0x2f, 0x01000193);
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return fnvText(fnvMix(fnvText(FNV_OFFSET, domain), 0x2f), key) >>> 0;
 }

@@ -1,3 +1,4 @@
+import { FNV_OFFSET, fnvMix, fnvText } from './fnv.js';
 import type { RedirectTarget } from './redirect-cache.js';
 
 const LIVE = 0;
@@ -170,7 +171,7 @@ export class LinkIndex {
       const to = this.freeSlot(hashKey((meta >>> 13) & 0xffff, this.heap.toString('latin1', start + HEADER, start + HEADER + this.heap[start]!)));
       this.slots[to] = meta;
       this.slots[to + 1] = old[slot + 1]!;
-      this.slots[to + 2] = old[slot + 2]!;
+      this.slots[to + 2] = start;
     }
   }
 }
@@ -180,9 +181,7 @@ const withState = (meta: number, state: number) => ((meta & ~(3 << 29)) | (state
 
 /** FNV-1a over the domain's number and the key. */
 function hashKey(domainId: number, key: string): number {
-  let h = Math.imul(0x811c9dc5 ^ domainId, 0x01000193);
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return fnvText(fnvMix(FNV_OFFSET, domainId), key) >>> 0;
 }
 
 /** A power of two that holds `links` within MAX_LOAD. */

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { LinkIndex } from '../../src/redirect/link-index.js';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
 import { RedirectService } from '../../src/redirect/redirect-service.js';
 import { BASE_HOST, buildTestApp, eventually, TEST_ENV, type TestApp } from '../support/app.js';
@@ -85,13 +84,5 @@ describe('link index (sqlite)', () => {
     } finally {
       await other.close();
     }
-  });
-});
-
-describe('LinkIndex at the scale of the benchmark', () => {
-  it('holds 200,000 links in typed arrays and finds each', () => {
-    const index = new LinkIndex(200_000, 200_000);
-    for (let i = 0; i < 200_000; i++) index.put('short.test', i.toString(36), i, `https://example.com/${i}`, false);
-    for (let i = 0; i < 200_000; i += 7) assert.equal(index.get('short.test', i.toString(36))?.url, `https://example.com/${i}`);
   });
 });

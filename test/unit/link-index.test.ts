@@ -56,6 +56,14 @@ describe('LinkIndex', () => {
   });
 });
 
+describe('LinkIndex at the scale of the benchmark', () => {
+  it('holds 200,000 links in typed arrays and finds each', () => {
+    const index = new LinkIndex(200_000, 200_000);
+    for (let i = 0; i < 200_000; i++) index.put('short.test', i.toString(36), i, `https://example.com/${i}`, false);
+    for (let i = 0; i < 200_000; i += 7) assert.equal(index.get('short.test', i.toString(36))?.url, `https://example.com/${i}`);
+  });
+});
+
 describe('RedirectCache with a LinkIndex', () => {
   const target = { id: 1, url: 'https://example.com/', blocked: false };
   const make = (indexMax: number) => {
