@@ -9,6 +9,8 @@ export interface ScenarioResult {
   /** requests/s of each round */
   rounds: number[];
   ratioToBaseline: number;
+  /** CPU time of the server process (all its threads) per request answered, in µs. */
+  cpuMicrosPerRequest: number;
 }
 
 export interface BenchResults {
@@ -23,15 +25,19 @@ export interface BenchResults {
   rssMB: number;
   sqlite: Record<string, { bytes: number; links: number; bytesPerLink: number }>;
   preloadSeconds: number;
+  /** CPU µs per request of each process tried for a server; the fastest was measured. */
+  processProbes: Record<string, number[]>;
 }
 
 export function markdownTable(r: BenchResults): string {
   const lines = [
     `Run: ${r.date}, mode ${r.mode}, ${r.settings.links} links, ${r.settings.connections} connections, ${r.settings.rounds} rounds × ${r.settings.seconds} s, ${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}.`,
     '',
-    '| scenario | requests/s | ratio to baseline | p50 ms | p99 ms | errors | per round |',
-    '|---|---:|---:|---:|---:|---:|---|',
-    ...r.scenarios.map((s) => `| ${s.name} | ${s.requestsPerSecond} | ${s.ratioToBaseline.toFixed(2)} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.rounds.join(', ')} |`),
+    '| scenario | requests/s | ratio to baseline | p50 ms | p99 ms | errors | server CPU µs/request | per round |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...r.scenarios.map(
+      (s) => `| ${s.name} | ${s.requestsPerSecond} | ${s.ratioToBaseline.toFixed(2)} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.cpuMicrosPerRequest} | ${s.rounds.join(', ')} |`,
+    ),
     '',
     '| measure | value |',
     '|---|---:|',
