@@ -21,8 +21,13 @@ const HOSTNAME = /^(?=.{1,253}(:|$))([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-
  * added with `brief domain add`. Configuration domains are not stored, so changing
  * BASE_URL or PUBLIC_DOMAINS needs no migration.
  */
+type StoredDomain = ShortDomain & { readonly accountId: number | null };
+
 export class DomainService {
   private readonly configured: Map<string, ShortDomain>;
+  /** The domains table, read at most every CHANGE_POLL_MS for the checks every shorten makes. */
+  private stored: { readonly at: number; readonly byHost: Map<string, StoredDomain> } | undefined;
+  private loading: Promise<Map<string, StoredDomain>> | undefined;
 
   constructor(
     private readonly config: Config,
@@ -78,30 +83,50 @@ export class DomainService {
     if (configured) return configured;
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 422).
     if (!HOSTNAME.test(hostname)) throw AppError.invalid('domain', 'exists', 'The selected domain is invalid');
-    const row = await this.database.db.selectFrom('domains').select(['hostname', 'url_prefix', 'account_id']).where('hostname', '=', hostname).executeTakeFirst();
-    if (!row || (row.account_id !== null && row.account_id !== caller.accountId)) {
+    const domain = await this.storedDomain(hostname);
+    if (!domain || (domain.accountId !== null && domain.accountId !== caller.accountId)) {
       throw AppError.invalid('domain', 'exists', 'The selected domain is invalid');
     }
-    return { hostname: row.hostname, urlPrefix: row.url_prefix };
+    return { hostname: domain.hostname, urlPrefix: domain.urlPrefix };
   }
 
   /** Any known short domain, whoever owns it. */
   async find(hostname: string): Promise<ShortDomain | undefined> {
-    const configured = this.configured.get(hostname);
-    if (configured) return configured;
-    const row = await this.database.db.selectFrom('domains').select(['hostname', 'url_prefix']).where('hostname', '=', hostname).executeTakeFirst();
-    return row && { hostname: row.hostname, urlPrefix: row.url_prefix };
+    const domain = this.configured.get(hostname) ?? (await this.storedDomain(hostname));
+    return domain && { hostname: domain.hostname, urlPrefix: domain.urlPrefix };
   }
 
-  /** True when a URL with this host (host[:port]) or hostname would point back at one of our short domains. */
+  /**
+   * True when a URL with this host (host[:port]) or hostname would point back at one of our
+   * short domains. From the periodically read table: a domain added elsewhere counts
+   * within CHANGE_POLL_MS.
+   */
   async isShortHost(host: string, hostname: string): Promise<boolean> {
     if (this.configured.has(host) || this.configured.has(hostname)) return true;
-    const row = await this.database.db
-      .selectFrom('domains')
-      .select('id')
-      .where('hostname', 'in', host === hostname ? [host] : [host, hostname])
-      .executeTakeFirst();
-    return row !== undefined;
+    const stored = await this.storedDomains();
+    return stored.has(host) || stored.has(hostname);
+  }
+
+  /** A stored domain by name: from the periodic read, else (added since) from the table. */
+  private async storedDomain(hostname: string): Promise<StoredDomain | undefined> {
+    const known = (await this.storedDomains()).get(hostname);
+    if (known) return known;
+    const row = await this.database.db.selectFrom('domains').select(['hostname', 'url_prefix', 'account_id']).where('hostname', '=', hostname).executeTakeFirst();
+    return row && { hostname: row.hostname, urlPrefix: row.url_prefix, accountId: row.account_id };
+  }
+
+  private storedDomains(): Promise<Map<string, StoredDomain>> | Map<string, StoredDomain> {
+    if (this.stored && Date.now() - this.stored.at < this.config.changePollMs) return this.stored.byHost;
+    this.loading ??= this.loadStored().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private async loadStored(): Promise<Map<string, StoredDomain>> {
+    const at = Date.now();
+    const rows = await this.database.db.selectFrom('domains').select(['hostname', 'url_prefix', 'account_id']).execute();
+    const byHost = new Map(rows.map((r) => [r.hostname, { hostname: r.hostname, urlPrefix: r.url_prefix, accountId: r.account_id }]));
+    this.stored = { at, byHost };
+    return byHost;
   }
 
   /** `brief domain add`: a private domain of an account, or a public one when accountId is null. */
@@ -129,6 +154,7 @@ export class DomainService {
         .executeTakeFirst(),
     );
     if (!row) throw AppError.invalid('hostname', 'unique', `Domain ${domain.hostname} already exists`);
+    this.stored = undefined;
     return domain;
   }
 
@@ -148,6 +174,7 @@ export class DomainService {
       throw AppError.invalid('hostname', 'in_use', `Domain ${hostname} still has ${live.count} live link(s); delete them first`);
     }
     const result = await this.database.write((db) => db.deleteFrom('domains').where('hostname', '=', hostname).executeTakeFirst());
+    this.stored = undefined;
     if (Number(result.numDeletedRows) === 0) throw AppError.notFound(`No domain ${hostname}`);
   }
 

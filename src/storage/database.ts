@@ -67,7 +67,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  const batcher = new WriteBatcher(db);
+  const batcher = new WriteBatcher(db, sqlite);
   const background = startSqliteBackground(sqlite, target.path);
   const write: Database['write'] = (work) => batcher.run(work);
   let reader: SQLite.Database | undefined;

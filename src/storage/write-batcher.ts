@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { Kysely, Transaction } from 'kysely';
 import type { Tables } from './tables.js';
 
 type Job<T> = {
@@ -24,6 +25,8 @@ export class WriteBatcher {
 
   constructor(
     private readonly db: Kysely<Tables>,
+    /** The connection under `db`: savepoints go straight to it, not through Kysely's async query path. */
+    private readonly sqlite: SQLite.Database,
     private readonly maxBatch = 256,
   ) {}
 
@@ -56,14 +59,14 @@ export class WriteBatcher {
       try {
         await this.db.transaction().execute(async (trx) => {
           for (const job of batch) {
-            await sql`savepoint job`.execute(trx);
+            this.sqlite.exec('savepoint job');
             try {
               settled.push({ ok: true, value: await job.run(trx) });
             } catch (error) {
-              await sql`rollback to savepoint job`.execute(trx);
+              this.sqlite.exec('rollback to savepoint job');
               settled.push({ ok: false, value: error });
             }
-            await sql`release savepoint job`.execute(trx);
+            this.sqlite.exec('release savepoint job');
           }
         });
       } catch (error) {

@@ -100,6 +100,8 @@ for (const dialect of dialects) {
         const own = await ctx.t.privateDomain(account.id);
         const other = await ctx.t.account();
         const foreign = await ctx.t.privateDomain(other.id);
+        // Added by another DomainService (as by the CLI): the app sees them within CHANGE_POLL_MS (10 ms here).
+        await new Promise((resolve) => setTimeout(resolve, 30));
         for (const url of [
           `${BASE_PREFIX}/abc`,
           'HTTP://SHORT.TEST/abc',
@@ -112,6 +114,24 @@ for (const dialect of dialects) {
           await invalid({ url }, 'url', undefined, account.headers);
         }
         await ok({ url: 'https://not-short.test/x' });
+      });
+
+      it('may point at a domain added elsewhere only until the app reads the domains again (CHANGE_POLL_MS)', async () => {
+        const slow = await buildTestApp(ctx.t.database, { CHANGE_POLL_MS: '60000' });
+        try {
+          const shorten = (url: string) => slow.app.inject({ url: `/v2/shorten?${qs({ url })}` });
+          assert.equal((await shorten('https://before-domain.test/x')).statusCode, 200); // the domains are read now
+          const added = await ctx.t.domains.add(`later-${Date.now()}.test`, null);
+          assert.equal((await shorten(`https://${added.hostname}/x`)).statusCode, 200, 'not known yet: read a minute ago');
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          const fresh = await ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: `https://${added.hostname}/y` })}` });
+          assert.equal(fresh.statusCode, 422, 'known to the app that reads the domains every 10 ms');
+          // Asked for by name, a domain added since is looked up at once.
+          const link = await slow.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/on-later', domain: added.hostname })}` });
+          assert.equal(link.json().domain, added.hostname);
+        } finally {
+          await slow.close();
+        }
       });
     });
 
