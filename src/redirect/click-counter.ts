@@ -60,16 +60,20 @@ export class ClickCounter {
       this.unconfirmed = undefined;
     }
     if (this.pending.size === 0) return;
-    const counts = this.pending.drain();
+    const { ids, counts } = this.pending.drain();
     // A few hundred links per write (one statement), not one statement per link: per-row
     // statements were the largest cost of a cache-missing redirect load. Each chunk is its
     // own write, so redirects are served between chunks instead of waiting behind one
     // long transaction (it set the p99 of cache-missing redirects).
-    for (let i = 0; i < counts.length; i += CHUNK) {
-      const batch: ClickBatch = { writer: this.writer, seq: ++this.seq, clicks: counts.slice(i, i + CHUNK) };
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const end = Math.min(i + CHUNK, ids.length);
+      const clicks: ClickChunk = [];
+      for (let k = i; k < end; k++) clicks.push([ids[k]!, counts[k]!]);
+      const batch: ClickBatch = { writer: this.writer, seq: ++this.seq, clicks };
       if (!(await this.tryWrite(batch))) {
         this.unconfirmed = batch;
-        this.keep(counts.slice(i + CHUNK)); // never sent: back with the counts still to come
+        // Never sent: back with the counts still to come.
+        for (let k = end; k < ids.length; k++) this.pending.add(ids[k]!, counts[k]!);
         return;
       }
     }
@@ -83,9 +87,5 @@ export class ClickCounter {
       this.log.warn({ err: error, links: batch.clicks.length }, 'click flush failed; will retry');
       return false;
     }
-  }
-
-  private keep(counts: ClickChunk): void {
-    for (const [id, clicks] of counts) this.pending.add(id, clicks);
   }
 }

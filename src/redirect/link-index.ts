@@ -6,25 +6,30 @@ const BLOCKED = 1;
 /** Deleted, or changed and not yet read again: a lookup must go to the database. */
 const GONE = 2;
 
-// A slot is three 32-bit words: [meta, link id, where its bytes start in the heap].
+// A slot is two 32-bit words: [meta, where the link's record starts in the heap].
 // meta: bit 31 set = in use, bits 29-30 state, bits 13-28 domain number, bits 0-12 a
-// tag from the hash, so a probe rarely has to read the heap of a link that is not it.
-const WORDS = 3;
+// tag from the hash, so a probe rarely has to read the record of a link that is not it.
+const WORDS = 2;
 const IN_USE = 0x80000000;
+const STATE_BITS = 3 << 29;
 const MAX_DOMAINS = 0x10000;
-// In the heap, a link is [key length: 1 byte][URL length: 2 bytes][key][URL].
-const HEADER = 3;
+// A record: [key length: 1 byte][URL length and scheme: 2 bytes][link id: 4 bytes][key][URL].
+// Every stored URL is http(s), so its scheme is two bits (the top of the length field)
+// instead of seven or eight bytes.
+const HEADER = 7;
 const MAX_KEY_BYTES = 0xff;
-const MAX_URL_BYTES = 0xffff;
+const MAX_URL_BYTES = 0x3fff;
 const MAX_ID = 0xffffffff;
-/** Linear probing stays short up to about 70% full. */
-const MAX_LOAD = 0.7;
+const SCHEMES = ['', 'http://', 'https://'] as const;
+/** Linear probing stays short up to about 75% full. */
+const MAX_LOAD = 0.6;
+const MIN_SLOTS = 2048;
 
 /**
  * Host + key → target for up to `max` links, held in one Uint32Array and one byte heap
- * instead of JavaScript objects: a million links cost about 95 MB, give the garbage
+ * instead of JavaScript objects: a million links cost about 75 MB, give the garbage
  * collector nothing to trace, and a lookup touches two places in memory (its slot and
- * its bytes), so it costs nearly the same at 1M links as at 1k.
+ * its record), so it costs nearly the same at 1M links as at 1k.
  *
  * It is a cache without eviction or expiry, and only correct when every change to a
  * link reaches remove() (see docs/decisions/0002-in-memory-link-index.md). A link's
@@ -33,7 +38,8 @@ const MAX_LOAD = 0.7;
  */
 export class LinkIndex {
   private slots: Uint32Array;
-  private mask: number;
+  /** Slots in the table: any number (not only powers of two), so the table fits what it holds. */
+  private capacity: number;
   private heap: Buffer;
   private heapUsed = 0;
   private count = 0;
@@ -45,9 +51,9 @@ export class LinkIndex {
     expected = 1024,
   ) {
     const planned = Math.min(max, Math.ceil(expected * 1.125));
-    this.slots = new Uint32Array(slotCount(planned) * WORDS);
-    this.mask = this.slots.length / WORDS - 1;
-    this.heap = Buffer.allocUnsafeSlow(Math.max(64 * 1024, planned * 80));
+    this.capacity = slotCount(planned);
+    this.slots = new Uint32Array(this.capacity * WORDS);
+    this.heap = Buffer.allocUnsafeSlow(Math.max(64 * 1024, planned * 72));
   }
 
   /** The target, or undefined when the index cannot tell (never held, gone, or another domain). */
@@ -56,13 +62,16 @@ export class LinkIndex {
     if (slot < 0) return undefined;
     const state = stateOf(this.slots[slot]!);
     if (state === GONE) return undefined;
-    return { id: this.slots[slot + 1]!, url: this.urlAt(this.slots[slot + 2]!), blocked: state === BLOCKED };
+    const start = this.slots[slot + 1]!;
+    return { id: this.idAt(start), url: this.urlAt(start), blocked: state === BLOCKED };
   }
 
   /** Holds a link; false when it cannot (full, or an id, key, URL or domain it has no room for). */
   put(domain: string, key: string, id: number, url: string, blocked: boolean): boolean {
-    const urlLength = Buffer.byteLength(url);
-    if (id > MAX_ID || urlLength > MAX_URL_BYTES) {
+    const scheme = url.startsWith('https://') ? 2 : url.startsWith('http://') ? 1 : 0;
+    const rest = scheme === 0 ? url : url.slice(SCHEMES[scheme].length);
+    const restLength = Buffer.byteLength(rest);
+    if (id > MAX_ID || restLength > MAX_URL_BYTES) {
       this.remove(domain, key);
       return false;
     }
@@ -70,19 +79,21 @@ export class LinkIndex {
     const found = this.find(domain, key);
     if (found >= 0) {
       this.slots[found] = withState(this.slots[found]!, state);
-      this.slots[found + 1] = id;
-      if (this.urlAt(this.slots[found + 2]!) !== url) this.slots[found + 2] = this.store(key, url, urlLength);
+      const start = this.slots[found + 1]!;
+      // A changed record is written anew; its old bytes stay unused (keys are never reused).
+      if (this.idAt(start) !== id || this.urlAt(start) !== url) {
+        this.slots[found + 1] = this.store(key, id, scheme, rest, restLength);
+      }
       return true;
     }
     if (this.count >= this.max || key.length > MAX_KEY_BYTES || !isAscii(key)) return false;
     const domainId = this.internDomain(domain);
     if (domainId === undefined) return false;
-    if (this.count + 1 > (this.mask + 1) * MAX_LOAD) this.rehash((this.mask + 1) * 2);
+    if (this.count + 1 > this.capacity * MAX_LOAD) this.rehash(slotCount(this.capacity * 2 * MAX_LOAD));
     const hash = hashKey(domainId, key);
     const slot = this.freeSlot(hash);
     this.slots[slot] = (IN_USE | (state << 29) | (domainId << 13) | (hash >>> 19)) >>> 0;
-    this.slots[slot + 1] = id;
-    this.slots[slot + 2] = this.store(key, url, urlLength);
+    this.slots[slot + 1] = this.store(key, id, scheme, rest, restLength);
     this.count++;
     return true;
   }
@@ -104,17 +115,22 @@ export class LinkIndex {
     if (domainId === undefined) return -1;
     const hash = hashKey(domainId, key);
     const match = (IN_USE | (domainId << 13) | (hash >>> 19)) >>> 0;
-    for (let i = hash & this.mask; ; i = (i + 1) & this.mask) {
+    for (let i = this.home(hash); ; i = i + 1 === this.capacity ? 0 : i + 1) {
       const slot = i * WORDS;
       const meta = this.slots[slot]!;
       if (meta === 0) return -1;
-      if ((meta & ~(3 << 29)) >>> 0 === match && this.keyIs(this.slots[slot + 2]!, key)) return slot;
+      if ((meta & ~STATE_BITS) >>> 0 === match && this.keyIs(this.slots[slot + 1]!, key)) return slot;
     }
   }
 
+  /** The first slot to probe: the hash scaled to the table (multiply-shift, not a modulo). */
+  private home(hash: number): number {
+    return Math.floor((hash / 0x100000000) * this.capacity);
+  }
+
   private freeSlot(hash: number): number {
-    let i = hash & this.mask;
-    while (this.slots[i * WORDS] !== 0) i = (i + 1) & this.mask;
+    let i = this.home(hash);
+    while (this.slots[i * WORDS] !== 0) i = i + 1 === this.capacity ? 0 : i + 1;
     return i * WORDS;
   }
 
@@ -124,18 +140,25 @@ export class LinkIndex {
     return true;
   }
 
-  private urlAt(start: number): string {
-    const from = start + HEADER + this.heap[start]!;
-    return this.heap.toString('utf8', from, from + this.heap.readUInt16LE(start + 1));
+  private idAt(start: number): number {
+    const heap = this.heap;
+    return (heap[start + 3]! | (heap[start + 4]! << 8) | (heap[start + 5]! << 16)) + heap[start + 6]! * 0x1000000;
   }
 
-  /** Writes a link's bytes at the end of the heap (a changed URL leaves the old ones unused). */
-  private store(key: string, url: string, urlLength: number): number {
-    const start = this.reserve(HEADER + key.length + urlLength);
+  private urlAt(start: number): string {
+    const field = this.heap.readUInt16LE(start + 1);
+    const from = start + HEADER + this.heap[start]!;
+    return SCHEMES[field >>> 14]! + this.heap.toString('utf8', from, from + (field & MAX_URL_BYTES));
+  }
+
+  /** Writes a link's record at the end of the heap. */
+  private store(key: string, id: number, scheme: number, rest: string, restLength: number): number {
+    const start = this.reserve(HEADER + key.length + restLength);
     this.heap[start] = key.length;
-    this.heap.writeUInt16LE(urlLength, start + 1);
+    this.heap.writeUInt16LE((scheme << 14) | restLength, start + 1);
+    this.heap.writeUInt32LE(id, start + 3);
     this.heap.write(key, start + HEADER, 'latin1');
-    this.heap.write(url, start + HEADER + key.length, 'utf8');
+    this.heap.write(rest, start + HEADER + key.length, 'utf8');
     return start;
   }
 
@@ -160,35 +183,33 @@ export class LinkIndex {
     return id;
   }
 
-  private rehash(slotTotal: number): void {
+  private rehash(capacity: number): void {
     const old = this.slots;
-    this.slots = new Uint32Array(slotTotal * WORDS);
-    this.mask = slotTotal - 1;
+    this.slots = new Uint32Array(capacity * WORDS);
+    this.capacity = capacity;
     for (let slot = 0; slot < old.length; slot += WORDS) {
       const meta = old[slot]!;
       if (meta === 0) continue;
-      const start = old[slot + 2]!;
-      const to = this.freeSlot(hashKey((meta >>> 13) & 0xffff, this.heap.toString('latin1', start + HEADER, start + HEADER + this.heap[start]!)));
+      const start = old[slot + 1]!;
+      const key = this.heap.toString('latin1', start + HEADER, start + HEADER + this.heap[start]!);
+      const to = this.freeSlot(hashKey((meta >>> 13) & 0xffff, key));
       this.slots[to] = meta;
-      this.slots[to + 1] = old[slot + 1]!;
-      this.slots[to + 2] = start;
+      this.slots[to + 1] = start;
     }
   }
 }
 
 const stateOf = (meta: number) => (meta >>> 29) & 3;
-const withState = (meta: number, state: number) => ((meta & ~(3 << 29)) | (state << 29)) >>> 0;
+const withState = (meta: number, state: number) => ((meta & ~STATE_BITS) | (state << 29)) >>> 0;
 
 /** FNV-1a over the domain's number and the key. */
 function hashKey(domainId: number, key: string): number {
   return fnvText(fnvMix(FNV_OFFSET, domainId), key) >>> 0;
 }
 
-/** A power of two that holds `links` within MAX_LOAD. */
+/** Slots that hold `links` within MAX_LOAD. */
 function slotCount(links: number): number {
-  let size = 2048;
-  while (size * MAX_LOAD < links) size *= 2;
-  return size;
+  return Math.max(MIN_SLOTS, Math.ceil(links / MAX_LOAD) + 1);
 }
 
 function isAscii(text: string): boolean {

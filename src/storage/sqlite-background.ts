@@ -18,7 +18,7 @@ const SQLite = require(workerData.module);
 const db = new SQLite(workerData.path);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
-db.pragma('cache_size = -16384');
+db.pragma('cache_size = -4096');
 const checkpoint = (mode) => { try { db.pragma('wal_checkpoint(' + mode + ')'); } catch {} };
 const timer = setInterval(() => checkpoint('PASSIVE'), workerData.intervalMs);
 const upserts = new Map();

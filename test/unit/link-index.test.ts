@@ -49,6 +49,22 @@ describe('LinkIndex', () => {
     assert.equal(new LinkIndex(10).put('d', 'é', 1, 'https://example.com/', false), false);
   });
 
+  it('gives back http and https URLs (stored without their scheme) and any other URL exactly', () => {
+    const index = new LinkIndex(10);
+    const urls = ['http://example.com/a', 'https://example.com/b', 'https://', 'ftp://legacy.example/c', 'httpsx://odd/d'];
+    urls.forEach((url, i) => index.put('d', `k${i}`, i + 1, url, false));
+    urls.forEach((url, i) => assert.deepEqual(index.get('d', `k${i}`), { id: i + 1, url, blocked: false }));
+  });
+
+  it('takes a new id or URL for a link it holds, and refuses a URL it has no room for', () => {
+    const index = new LinkIndex(10);
+    index.put('d', 'k', 1, 'https://example.com/a', false);
+    index.put('d', 'k', 2, 'https://example.com/a', false);
+    assert.deepEqual(index.get('d', 'k'), { id: 2, url: 'https://example.com/a', blocked: false });
+    assert.equal(index.put('d', 'k', 2, `https://example.com/${'x'.repeat(20_000)}`, false), false);
+    assert.equal(index.get('d', 'k'), undefined, 'what it cannot hold it forgets, rather than answer the old URL');
+  });
+
   it('keeps a URL with characters outside ASCII intact', () => {
     const index = new LinkIndex(10);
     index.put('d', 'k', 1, 'https://example.com/päth?q=✓', false);
