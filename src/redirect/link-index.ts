@@ -12,6 +12,8 @@ const GONE = 2;
 const WORDS = 2;
 const IN_USE = 0x80000000;
 const STATE_BITS = 3 << 29;
+// The tag is the hash's low bits: the slot a probe starts at comes from its high bits.
+const TAG_BITS = 0x1fff;
 const MAX_DOMAINS = 0x10000;
 // A record: [key length: 1 byte][URL length and scheme: 2 bytes][link id: 4 bytes][key][URL].
 // Every stored URL is http(s), so its scheme is two bits (the top of the length field)
@@ -22,7 +24,7 @@ const MAX_URL_BYTES = 0x3fff;
 const MAX_ID = 0xffffffff;
 const SCHEMES = ['', 'http://', 'https://'] as const;
 /** Linear probing stays short up to about 75% full. */
-const MAX_LOAD = 0.6;
+const MAX_LOAD = 0.75;
 const MIN_SLOTS = 2048;
 
 /**
@@ -92,7 +94,7 @@ export class LinkIndex {
     if (this.count + 1 > this.capacity * MAX_LOAD) this.rehash(slotCount(this.capacity * 2 * MAX_LOAD));
     const hash = hashKey(domainId, key);
     const slot = this.freeSlot(hash);
-    this.slots[slot] = (IN_USE | (state << 29) | (domainId << 13) | (hash >>> 19)) >>> 0;
+    this.slots[slot] = (IN_USE | (state << 29) | (domainId << 13) | (hash & TAG_BITS)) >>> 0;
     this.slots[slot + 1] = this.store(key, id, scheme, rest, restLength);
     this.count++;
     return true;
@@ -114,7 +116,7 @@ export class LinkIndex {
     const domainId = this.domainIds.get(domain);
     if (domainId === undefined) return -1;
     const hash = hashKey(domainId, key);
-    const match = (IN_USE | (domainId << 13) | (hash >>> 19)) >>> 0;
+    const match = (IN_USE | (domainId << 13) | (hash & TAG_BITS)) >>> 0;
     for (let i = this.home(hash); ; i = i + 1 === this.capacity ? 0 : i + 1) {
       const slot = i * WORDS;
       const meta = this.slots[slot]!;
