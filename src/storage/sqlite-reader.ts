@@ -10,7 +10,7 @@ export function openSqliteReader(path: string): SQLite.Database | undefined {
   const reader = new SQLite(path, { readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');
   // A small page cache: with the link index in memory, the reader serves only dedupe
-  // reads and unknown keys, and 16 MB here measured no faster (docs/benchmarks.md).
+  // reads and keys the index does not hold.
   reader.pragma('cache_size = -4096');
   return reader;
 }
