@@ -16,13 +16,13 @@ export interface DomainPage {
 
 const HOSTNAME = /^(?=.{1,253}(:|$))([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
 
+type StoredDomain = ShortDomain & { readonly accountId: number | null };
+
 /**
  * Short domains: the public ones from configuration, plus public and private ones
  * added with `brief domain add`. Configuration domains are not stored, so changing
  * BASE_URL or PUBLIC_DOMAINS needs no migration.
  */
-type StoredDomain = ShortDomain & { readonly accountId: number | null };
-
 export class DomainService {
   private readonly configured: Map<string, ShortDomain>;
   /** The domains table, read at most every CHANGE_POLL_MS for the checks every shorten makes. */

@@ -1,6 +1,7 @@
 // Issue 2, API behaviour 3: GET /v2/shorten, dedupe and both concurrency cases.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DomainService } from '../../src/domains/domain-service.js';
 import { BASE_HOST, BASE_PREFIX, buildTestApp, PUBLIC_HOST, qs, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
@@ -129,6 +130,11 @@ for (const dialect of dialects) {
           // Asked for by name, a domain added since is looked up at once.
           const link = await slow.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/on-later', domain: added.hostname })}` });
           assert.equal(link.json().domain, added.hostname);
+          // Its own changes a DomainService knows at once.
+          const own = new DomainService(slow.config, ctx.t.database);
+          assert.equal(await own.isShortHost('x.test', 'x.test'), false); // the table is read now
+          const mine = await own.add(`own-later-${Date.now()}.test`, null);
+          assert.equal(await own.isShortHost(mine.hostname, mine.hostname), true);
         } finally {
           await slow.close();
         }
