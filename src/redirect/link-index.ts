@@ -16,8 +16,8 @@ const STATE_BITS = 3 << 29;
 const TAG_BITS = 0x1fff;
 const MAX_DOMAINS = 0x10000;
 // A record: [key length: 1 byte][URL length and scheme: 2 bytes][link id: 4 bytes][key][URL].
-// Every stored URL is http(s), so its scheme is two bits (the top of the length field)
-// instead of seven or eight bytes.
+// Links point at http(s) URLs, so the scheme is kept as two bits (the top of the length
+// field: none, http://, https://) instead of seven or eight bytes.
 const HEADER = 7;
 const MAX_KEY_BYTES = 0xff;
 const MAX_URL_BYTES = 0x3fff;
@@ -29,7 +29,7 @@ const MIN_SLOTS = 2048;
 
 /**
  * Host + key → target for up to `max` links, held in one Uint32Array and one byte heap
- * instead of JavaScript objects: a million links cost about 75 MB, give the garbage
+ * instead of JavaScript objects: a million links cost about 80 MB, give the garbage
  * collector nothing to trace, and a lookup touches two places in memory (its slot and
  * its record), so it costs nearly the same at 1M links as at 1k.
  *

@@ -60,6 +60,22 @@ for (const dialect of dialects) {
       assert.deepEqual(codes.map((r) => r.code), ['gc-one', 'gc-two']);
     });
 
+    it('undoes what a write did before it threw, and only that', async () => {
+      const results = await Promise.allSettled([
+        t.database.write(async (db) => {
+          await db.insertInto('links').values(link('undone')).execute();
+          throw new Error('changed its mind');
+        }),
+        t.database.write((db) => db.insertInto('links').values(link('kept')).execute()),
+      ]);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['rejected', 'fulfilled'],
+      );
+      const codes = await t.database.db.selectFrom('links').select('code').where('code', 'in', ['undone', 'kept']).execute();
+      assert.deepEqual(codes.map((r) => r.code), ['kept']);
+    });
+
     it('refuses a second link with a code, even if the first is deleted', async () => {
       await t.database.db.insertInto('links').values(link('once', { deleted_at: Date.now() })).execute();
       await assert.rejects(t.database.db.insertInto('links').values(link('once', { key: 'elsewhere', domain: 'pub.test' })).execute());
