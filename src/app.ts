@@ -56,6 +56,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const domains = new DomainService(config, database);
   const links = new LinkService(config, database, domains, changes);
   const redirects = new RedirectService(database, cache);
+  redirects.reserveIndex(config.linkIndexMax);
   const authenticate = createAuthenticator(accounts);
   const answers = redirectAnswers(config);
   fastPath = redirectFastPath(redirects, answers, clicks);
@@ -68,7 +69,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.addHook('onReady', async () => {
     // The feed first: a change committed while the index loads is then still announced.
     await changes.start(config.changePollMs);
-    const indexed = redirects.loadIndex(config.linkIndexMax);
+    const indexed = redirects.loadIndex();
     if (indexed > 0) app.log.info({ links: indexed }, 'link index loaded');
     clicks.start(config.clickFlushMs);
   });

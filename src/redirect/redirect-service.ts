@@ -12,6 +12,7 @@ const toTarget = (row: LinkRow | undefined): RedirectTarget | null => (row ? { i
 /** Host + key → where to send the visitor, from the cache when possible. */
 export class RedirectService {
   private lookup: Statement<[string, string], LinkRow> | undefined | null = null;
+  private reserved: LinkIndex | undefined;
 
   constructor(
     private readonly database: Database,
@@ -54,22 +55,36 @@ export class RedirectService {
   }
 
   /**
-   * SQLite files only: puts the newest `max` live links into a LinkIndex in front of the
-   * cache, so redirects at a million links need no database read. Synchronous, so nothing
-   * changes between the read and the switch; call it after the change feed has started,
-   * so any change committed after this read is still announced. Returns the links loaded.
+   * SQLite files only: makes an empty LinkIndex for up to `max` links, sized for the links
+   * there are now; loadIndex() fills it. Call it while the app is built: the same
+   * million-link index allocated after Fastify's start-up made every request ~20% dearer,
+   * hot and cold alike, though nothing else changed (docs/benchmarks.md).
    */
-  loadIndex(max: number): number {
+  reserveIndex(max: number): void {
     const reader = this.database.reader;
-    if (!reader || max === 0) return 0;
+    if (!reader || max === 0) return;
     const newest = reader.prepare<[], number | null>('select max(id) from links').pluck().get() ?? 0;
-    const index = new LinkIndex(max, newest);
+    this.reserved = new LinkIndex(max, newest);
+  }
+
+  /**
+   * Puts the newest live links into the reserved LinkIndex (none: nothing to do) and puts
+   * it in front of the cache, so redirects at a million links need no database read.
+   * Synchronous, so nothing changes between the read and the switch; call it after the
+   * change feed has started, so any change committed after this read is still announced.
+   * Returns the links loaded.
+   */
+  loadIndex(): number {
+    const index = this.reserved;
+    const reader = this.database.reader;
+    if (!index || !reader) return 0;
+    this.reserved = undefined;
     const rows = reader
       .prepare<[number], [string, string, number, string, string]>(
         'select domain, key, id, url, status from links where deleted_at is null order by id desc limit ?',
       )
       .raw()
-      .iterate(max);
+      .iterate(index.max);
     for (const [domain, key, id, url, status] of rows) index.put(domain, key, id, url, status === 'blocked');
     // The scan filled the reader's page cache with table pages that misses will not need.
     reader.pragma('shrink_memory');

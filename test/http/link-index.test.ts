@@ -35,12 +35,13 @@ describe('link index (sqlite)', () => {
 
   const fresh = () => {
     const cache = new RedirectCache({ max: 0, ttlMs: 60_000, missingTtlMs: 60_000 });
-    return { cache, service: new RedirectService(db.database, cache) };
+    const service = new RedirectService(db.database, cache);
+    return { cache, service, load: (max: number) => (service.reserveIndex(max), service.loadIndex()) };
   };
 
   it('loads every live link, blocked ones too, and answers them with no database read', () => {
-    const { cache, service } = fresh();
-    assert.equal(service.loadIndex(1000), 3);
+    const { cache, load } = fresh();
+    assert.equal(load(1000), 3);
     // A cache of size 0 has nothing but the index to answer from.
     const live = cache.get(BASE_HOST, links.live);
     assert.ok(live && live.id > 0);
@@ -50,15 +51,16 @@ describe('link index (sqlite)', () => {
   });
 
   it('loads the newest links when there are more than it may hold', () => {
-    const { cache, service } = fresh();
-    assert.equal(service.loadIndex(1), 1);
+    const { cache, load } = fresh();
+    assert.equal(load(1), 1);
     assert.equal(cache.get(BASE_HOST, links.newest)?.url, 'https://example.com/newest');
     assert.equal(cache.get(BASE_HOST, links.live), undefined);
     assert.equal(cache.get(BASE_HOST, links.blocked), undefined);
   });
 
   it('loads nothing when LINK_INDEX_MAX is 0', () => {
-    assert.equal(fresh().service.loadIndex(0), 0);
+    assert.equal(fresh().load(0), 0);
+    assert.equal(fresh().service.loadIndex(), 0, 'nothing reserved, nothing loaded');
     assert.equal(loadConfig({ ...TEST_ENV, LINK_INDEX_MAX: '0' }).linkIndexMax, 0);
     assert.equal(config.linkIndexMax, 2_000_000);
   });
