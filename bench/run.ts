@@ -20,7 +20,7 @@ const option = (name: string) => {
 const mode = flag('--smoke') ? 'smoke' : flag('--quick') ? 'quick' : 'full';
 const settings = {
   full: { links: 1_000_000, rounds: 3, seconds: 5, warmup: 2, copies: 3, probeSeconds: 2 },
-  quick: { links: 20_000, rounds: 2, seconds: 2, warmup: 1, copies: 2, probeSeconds: 1 },
+  quick: { links: 20_000, rounds: 2, seconds: 2, warmup: 1, copies: 1, probeSeconds: 1 },
   smoke: { links: 1_000, rounds: 1, seconds: 1, warmup: 0, copies: 1, probeSeconds: 1 },
 }[mode];
 if (option('--links')) settings.links = Number(option('--links'));
