@@ -56,6 +56,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const domains = new DomainService(config, database);
   const links = new LinkService(config, database, domains, changes);
   const redirects = new RedirectService(database, cache);
+  // Now rather than when ready: where the index's memory lands measurably matters (see reserveIndex).
   redirects.reserveIndex(config.linkIndexMax);
   const authenticate = createAuthenticator(accounts);
   const answers = redirectAnswers(config);
