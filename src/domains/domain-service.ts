@@ -2,6 +2,7 @@ import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
 import { AppError } from '../http/app-error.js';
 import type { Database } from '../storage/database.js';
+import type { DomainRow } from '../storage/tables.js';
 
 export type Visibility = 'public' | 'private';
 
@@ -17,6 +18,13 @@ export interface DomainPage {
 const HOSTNAME = /^(?=.{1,253}(:|$))([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
 
 type StoredDomain = ShortDomain & { readonly accountId: number | null };
+
+const STORED_COLUMNS = ['hostname', 'url_prefix', 'account_id'] as const;
+const toStoredDomain = (row: Pick<DomainRow, (typeof STORED_COLUMNS)[number]>): StoredDomain => ({
+  hostname: row.hostname,
+  urlPrefix: row.url_prefix,
+  accountId: row.account_id,
+});
 
 /**
  * Short domains: the public ones from configuration, plus public and private ones
@@ -111,8 +119,8 @@ export class DomainService {
   private async storedDomain(hostname: string): Promise<StoredDomain | undefined> {
     const known = (await this.storedDomains()).get(hostname);
     if (known) return known;
-    const row = await this.database.db.selectFrom('domains').select(['hostname', 'url_prefix', 'account_id']).where('hostname', '=', hostname).executeTakeFirst();
-    return row && { hostname: row.hostname, urlPrefix: row.url_prefix, accountId: row.account_id };
+    const row = await this.database.db.selectFrom('domains').select(STORED_COLUMNS).where('hostname', '=', hostname).executeTakeFirst();
+    return row && toStoredDomain(row);
   }
 
   private storedDomains(): Promise<Map<string, StoredDomain>> | Map<string, StoredDomain> {
@@ -123,8 +131,8 @@ export class DomainService {
 
   private async loadStored(): Promise<Map<string, StoredDomain>> {
     const at = Date.now();
-    const rows = await this.database.db.selectFrom('domains').select(['hostname', 'url_prefix', 'account_id']).execute();
-    const byHost = new Map(rows.map((r) => [r.hostname, { hostname: r.hostname, urlPrefix: r.url_prefix, accountId: r.account_id }]));
+    const rows = await this.database.db.selectFrom('domains').select(STORED_COLUMNS).execute();
+    const byHost = new Map(rows.map((row) => [row.hostname, toStoredDomain(row)]));
     this.stored = { at, byHost };
     return byHost;
   }
