@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     await runLoad({ ...spec, seconds: 1 }); // warm-up: JIT
     const cpuBefore = server.cpuSeconds();
     const { requests } = await runLoad({ ...spec, seconds: settings.probeSeconds });
-    return ((server.cpuSeconds() - cpuBefore) * 1e6) / Math.max(requests, 1);
+    return microsPerRequest(server.cpuSeconds() - cpuBefore, requests);
   };
   const picked = {
     baseline: await startFastest(copies, () => startBaseline(), probe('baseline')),
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
         });
         const cpuSeconds = servers[s.server].cpuSeconds() - cpuBefore;
         runs.get(s.name)!.push({ ...result, cpuSeconds });
-        const cpuPerRequest = ((cpuSeconds * 1e6) / result.requests).toFixed(1);
+        const cpuPerRequest = microsPerRequest(cpuSeconds, result.requests).toFixed(1);
         log(`round ${round} ${s.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}, server CPU ${cpuPerRequest} µs/request`);
       }
     }
@@ -147,12 +147,14 @@ function aggregate(name: string, results: RoundResult[]): ScenarioResult {
     errors: results.reduce((n, r) => n + r.errors, 0),
     rounds: results.map((r) => Math.round(r.requests / r.seconds)),
     // Less noisy than requests/s when the load generator, not the server, is the limit.
-    cpuMicrosPerRequest: round((results.reduce((n, r) => n + r.cpuSeconds, 0) * 1e6) / requests, 1),
+    cpuMicrosPerRequest: round(microsPerRequest(results.reduce((n, r) => n + r.cpuSeconds, 0), requests), 1),
     ratioToBaseline: 0,
   };
 }
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
+/** Server CPU per request answered, in µs. */
+const microsPerRequest = (cpuSeconds: number, requests: number) => (cpuSeconds * 1e6) / Math.max(requests, 1);
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 main().catch((error) => {
