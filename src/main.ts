@@ -1,36 +1,22 @@
 #!/usr/bin/env node
 // `brief`: the server and the admin CLI. Every command reads the same environment as the server.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { AccountService } from './accounts/account-service.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { DomainService } from './domains/domain-service.js';
-import { AppError } from './http/app-error.js';
-import { recordLinkChange } from './links/link-changes.js';
-import { LinkService } from './links/link-service.js';
+import { ConfigError, loadConfig } from './config.js';
+import { BriefError } from './errors.js';
+import { consoleLog } from './log.js';
 import { serve } from './serve.js';
-import { consoleLog } from './shared-state/log.js';
+import { createServices, openMigratedDatabase, type Services } from './services.js';
 import { openSharedState } from './shared-state/shared-state.js';
-import { openDatabase, type Database } from './storage/database.js';
-import { migrateToLatest } from './storage/migrate.js';
 
 /** Opens and migrates the database, runs one admin command, closes. */
-async function withServices<T>(
-  run: (s: { config: Config; database: Database; accounts: AccountService; domains: DomainService; links: LinkService }) => Promise<T>,
-): Promise<T> {
+async function withServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const database = openDatabase(config.database, { poolMax: 2, connectTimeoutMs: config.databaseConnectTimeoutMs });
+  const database = await openMigratedDatabase(config, 2);
   // With REDIS_URL, running servers hear of CLI changes at once; they also find them
   // in the link_changes feed they poll, so a Redis that is down costs only latency.
   const shared = openSharedState(config, consoleLog);
   try {
-    await migrateToLatest(database);
-    const accounts = new AccountService(database);
-    const domains = new DomainService(config, database);
-    const links = new LinkService(config, database, domains, {
-      record: recordLinkChange,
-      announce: (domain, key) => shared.changes.publish(domain, key),
-    });
-    return await run({ config, database, accounts, domains, links });
+    return await run(createServices(config, database, shared, consoleLog));
   } finally {
     await shared.close();
     await database.close();
@@ -85,7 +71,7 @@ account
   .action(() =>
     withServices(async ({ accounts }) => {
       const rows = await accounts.list();
-      console.log(table(rows.map((r) => ({ id: r.id, name: r.name, created: when(r.created_at) }))));
+      console.log(table(rows.map((r) => ({ id: r.id, name: r.name, created: when(r.createdAt) }))));
     }),
   );
 
@@ -97,8 +83,8 @@ token
   .option('--expires-in <days>', 'expire after this many days', positiveInteger)
   .action((name: string, options: { label?: string; expiresIn?: number }) =>
     withServices(async ({ accounts }) => {
-      const { token: secret, row } = await accounts.createToken(name, { label: options.label, expiresInDays: options.expiresIn });
-      console.log(`created token ${row.id} for ${name}${row.expires_at ? `, expires ${when(row.expires_at)}` : ''}`);
+      const { token: secret, record } = await accounts.createToken(name, { label: options.label, expiresInDays: options.expiresIn });
+      console.log(`created token ${record.id} for ${name}${record.expiresAt ? `, expires ${when(record.expiresAt)}` : ''}`);
       console.log('store it now: it cannot be shown again');
       console.log(secret);
     }),
@@ -110,7 +96,7 @@ token
     withServices(async ({ accounts }) => {
       const rows = await accounts.listTokens(name);
       console.log(
-        table(rows.map((r) => ({ id: r.id, label: r.label, created: when(r.created_at), expires: when(r.expires_at), revoked: when(r.revoked_at) }))),
+        table(rows.map((r) => ({ id: r.id, label: r.label, created: when(r.createdAt), expires: when(r.expiresAt), revoked: when(r.revokedAt) }))),
       );
     }),
   );
@@ -199,7 +185,7 @@ try {
     // Commander already printed its one line (or the help / version text).
     process.exit(error.exitCode);
   }
-  if (error instanceof AppError || error instanceof ConfigError || error instanceof UsageError) {
+  if (error instanceof BriefError || error instanceof ConfigError || error instanceof UsageError) {
     console.error(`brief: ${error.message}`);
     process.exit(1);
   }

@@ -1,18 +1,13 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase } from './storage/database.js';
-import { migrateToLatest } from './storage/migrate.js';
+import { openMigratedDatabase } from './services.js';
 
 /**
  * `brief serve`: migrate, listen, and on SIGTERM/SIGINT stop accepting, let in-flight
  * requests finish, flush clicks, close the database and exit 0.
  */
 export async function serve(config: Config): Promise<void> {
-  const database = openDatabase(config.database, {
-    poolMax: config.databasePoolMax,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-  });
-  await migrateToLatest(database);
+  const database = await openMigratedDatabase(config);
   const app = buildApp(config, { database });
   // A promise nobody awaited that failed (a dropped connection, say) is a bug to log,
   // not a reason to stop serving every other request.

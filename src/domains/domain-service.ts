@@ -1,8 +1,7 @@
 import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
-import { AppError } from '../http/app-error.js';
-import type { Database } from '../storage/database.js';
-import type { DomainRow } from '../storage/tables.js';
+import { BriefError } from '../errors.js';
+import type { DomainRecord, DomainStore, LinkStore } from '../storage/stores.js';
 
 export type Visibility = 'public' | 'private';
 
@@ -17,14 +16,7 @@ export interface DomainPage {
 
 const HOSTNAME = /^(?=.{1,253}(:|$))([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;
 
-type StoredDomain = ShortDomain & { readonly accountId: number | null };
-
-const STORED_COLUMNS = ['hostname', 'url_prefix', 'account_id'] as const;
-const toStoredDomain = (row: Pick<DomainRow, (typeof STORED_COLUMNS)[number]>): StoredDomain => ({
-  hostname: row.hostname,
-  urlPrefix: row.url_prefix,
-  accountId: row.account_id,
-});
+const toShortDomain = (domain: DomainRecord): ShortDomain => ({ hostname: domain.hostname, urlPrefix: domain.urlPrefix });
 
 /**
  * Short domains: the public ones from configuration, plus public and private ones
@@ -34,33 +26,24 @@ const toStoredDomain = (row: Pick<DomainRow, (typeof STORED_COLUMNS)[number]>): 
 export class DomainService {
   private readonly configured: Map<string, ShortDomain>;
   /** The domains table, read at most every CHANGE_POLL_MS for the checks every shorten makes. */
-  private stored: { readonly at: number; readonly byHost: Map<string, StoredDomain> } | undefined;
-  private loading: Promise<Map<string, StoredDomain>> | undefined;
+  private stored: { readonly at: number; readonly byHost: Map<string, DomainRecord> } | undefined;
+  private loading: Promise<Map<string, DomainRecord>> | undefined;
 
   constructor(
     private readonly config: Config,
-    private readonly database: Database,
+    private readonly store: DomainStore,
+    private readonly links: LinkStore,
   ) {
     this.configured = new Map(config.publicDomains.map((d) => [d.hostname, d]));
   }
 
-  get defaultDomain(): ShortDomain {
-    return this.config.defaultDomain;
-  }
-
   /** Every domain the caller may shorten on: public ones first, then the caller's own, each by name. */
   async usableBy(caller: Caller): Promise<DomainEntry[]> {
-    const stored = await this.database.db
-      .selectFrom('domains')
-      .select(['hostname', 'url_prefix', 'account_id'])
-      .where((eb) =>
-        caller.anonymous ? eb('account_id', 'is', null) : eb.or([eb('account_id', 'is', null), eb('account_id', '=', caller.accountId)]),
-      )
-      .execute();
+    const stored = await this.store.usableBy(caller.anonymous ? undefined : caller.accountId);
     const entries: DomainEntry[] = [...this.configured.values()].map((d) => ({ ...d, visibility: 'public' }));
-    for (const row of stored) {
-      if (this.configured.has(row.hostname)) continue;
-      entries.push({ hostname: row.hostname, urlPrefix: row.url_prefix, visibility: row.account_id === null ? 'public' : 'private' });
+    for (const domain of stored) {
+      if (this.configured.has(domain.hostname)) continue;
+      entries.push({ ...toShortDomain(domain), visibility: visibilityOf(domain) });
     }
     return entries.sort((a, b) =>
       a.visibility === b.visibility ? (a.hostname < b.hostname ? -1 : 1) : a.visibility === 'public' ? -1 : 1,
@@ -90,18 +73,20 @@ export class DomainService {
     const configured = this.configured.get(hostname);
     if (configured) return configured;
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 422).
-    if (!HOSTNAME.test(hostname)) throw AppError.invalid('domain', 'exists', 'The selected domain is invalid');
+    if (!HOSTNAME.test(hostname)) throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
     const domain = await this.storedDomain(hostname);
     if (!domain || (domain.accountId !== null && domain.accountId !== caller.accountId)) {
-      throw AppError.invalid('domain', 'exists', 'The selected domain is invalid');
+      throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
     }
-    return { hostname: domain.hostname, urlPrefix: domain.urlPrefix };
+    return toShortDomain(domain);
   }
 
   /** Any known short domain, whoever owns it. */
   async find(hostname: string): Promise<ShortDomain | undefined> {
-    const domain = this.configured.get(hostname) ?? (await this.storedDomain(hostname));
-    return domain && { hostname: domain.hostname, urlPrefix: domain.urlPrefix };
+    const configured = this.configured.get(hostname);
+    if (configured) return configured;
+    const stored = await this.storedDomain(hostname);
+    return stored && toShortDomain(stored);
   }
 
   /**
@@ -116,23 +101,19 @@ export class DomainService {
   }
 
   /** A stored domain by name: from the periodic read, else (added since) from the table. */
-  private async storedDomain(hostname: string): Promise<StoredDomain | undefined> {
-    const known = (await this.storedDomains()).get(hostname);
-    if (known) return known;
-    const row = await this.database.db.selectFrom('domains').select(STORED_COLUMNS).where('hostname', '=', hostname).executeTakeFirst();
-    return row && toStoredDomain(row);
+  private async storedDomain(hostname: string): Promise<DomainRecord | undefined> {
+    return (await this.storedDomains()).get(hostname) ?? (await this.store.byHostname(hostname));
   }
 
-  private storedDomains(): Promise<Map<string, StoredDomain>> | Map<string, StoredDomain> {
+  private storedDomains(): Promise<Map<string, DomainRecord>> | Map<string, DomainRecord> {
     if (this.stored && Date.now() - this.stored.at < this.config.changePollMs) return this.stored.byHost;
     this.loading ??= this.loadStored().finally(() => (this.loading = undefined));
     return this.loading;
   }
 
-  private async loadStored(): Promise<Map<string, StoredDomain>> {
+  private async loadStored(): Promise<Map<string, DomainRecord>> {
     const at = Date.now();
-    const rows = await this.database.db.selectFrom('domains').select(STORED_COLUMNS).execute();
-    const byHost = new Map(rows.map((row) => [row.hostname, toStoredDomain(row)]));
+    const byHost = new Map((await this.store.all()).map((domain) => [domain.hostname, domain]));
     this.stored = { at, byHost };
     return byHost;
   }
@@ -144,24 +125,17 @@ export class DomainService {
     try {
       url = new URL(withScheme);
     } catch {
-      throw AppError.invalid('hostname', 'hostname', `"${rawHostname}" is not a valid host name`);
+      throw BriefError.invalid('hostname', 'hostname', `"${rawHostname}" is not a valid host name`);
     }
     if (!HOSTNAME.test(url.host) || url.pathname !== '/' || url.search || url.username) {
-      throw AppError.invalid('hostname', 'hostname', `"${rawHostname}" is not a valid host name`);
+      throw BriefError.invalid('hostname', 'hostname', `"${rawHostname}" is not a valid host name`);
     }
     const domain: ShortDomain = { hostname: url.host, urlPrefix: `${url.protocol}//${url.host}` };
     if (this.configured.has(domain.hostname)) {
-      throw AppError.invalid('hostname', 'unique', `${domain.hostname} is already a public domain from the configuration`);
+      throw BriefError.invalid('hostname', 'unique', `${domain.hostname} is already a public domain from the configuration`);
     }
-    const row = await this.database.write((db) =>
-      db
-        .insertInto('domains')
-        .values({ hostname: domain.hostname, url_prefix: domain.urlPrefix, account_id: accountId, created_at: Date.now() })
-        .onConflict((oc) => oc.column('hostname').doNothing())
-        .returning('id')
-        .executeTakeFirst(),
-    );
-    if (!row) throw AppError.invalid('hostname', 'unique', `Domain ${domain.hostname} already exists`);
+    const added = await this.store.add({ ...domain, accountId });
+    if (!added) throw BriefError.invalid('hostname', 'unique', `Domain ${domain.hostname} already exists`);
     this.stored = undefined;
     return domain;
   }
@@ -170,37 +144,24 @@ export class DomainService {
   async remove(rawHostname: string): Promise<void> {
     const hostname = rawHostname.replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
     if (this.configured.has(hostname)) {
-      throw AppError.invalid('hostname', 'configured', `${hostname} comes from the configuration (BASE_URL or PUBLIC_DOMAINS); change that instead`);
+      throw BriefError.invalid('hostname', 'configured', `${hostname} comes from the configuration (BASE_URL or PUBLIC_DOMAINS); change that instead`);
     }
-    const live = await this.database.db
-      .selectFrom('links')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('domain', '=', hostname)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    if (Number(live.count) > 0) {
-      throw AppError.invalid('hostname', 'in_use', `Domain ${hostname} still has ${live.count} live link(s); delete them first`);
+    const live = await this.links.countLive(hostname);
+    if (live > 0) {
+      throw BriefError.invalid('hostname', 'in_use', `Domain ${hostname} still has ${live} live link(s); delete them first`);
     }
-    const result = await this.database.write((db) => db.deleteFrom('domains').where('hostname', '=', hostname).executeTakeFirst());
+    const removed = await this.store.remove(hostname);
     this.stored = undefined;
-    if (Number(result.numDeletedRows) === 0) throw AppError.notFound(`No domain ${hostname}`);
+    if (!removed) throw BriefError.notFound(`No domain ${hostname}`);
   }
 
   async all(): Promise<Array<DomainEntry & { owner: string | null }>> {
-    const rows = await this.database.db
-      .selectFrom('domains')
-      .leftJoin('accounts', 'accounts.id', 'domains.account_id')
-      .select(['domains.hostname', 'domains.url_prefix', 'accounts.name'])
-      .orderBy('domains.hostname')
-      .execute();
+    const stored = await this.store.allWithOwners();
     return [
       ...[...this.configured.values()].map((d) => ({ ...d, visibility: 'public' as const, owner: null })),
-      ...rows.map((r) => ({
-        hostname: r.hostname,
-        urlPrefix: r.url_prefix,
-        visibility: (r.name === null ? 'public' : 'private') as Visibility,
-        owner: r.name,
-      })),
+      ...stored.map((d) => ({ ...toShortDomain(d), visibility: visibilityOf(d), owner: d.owner })),
     ];
   }
 }
+
+const visibilityOf = (domain: DomainRecord): Visibility => (domain.accountId === null ? 'public' : 'private');

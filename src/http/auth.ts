@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, Caller } from '../accounts/account-service.js';
-import { AppError } from './app-error.js';
+import { BriefError } from '../errors.js';
 
 /**
  * Bearer token → caller. No Authorization header means the anonymous account; a
@@ -11,9 +11,9 @@ export function createAuthenticator(accounts: AccountService) {
     const header = request.headers.authorization;
     if (header === undefined) return accounts.anonymousCaller();
     const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(header);
-    if (!match) throw AppError.unauthorized('The Authorization header must be "Bearer <token>"');
+    if (!match) throw BriefError.unauthorized('The Authorization header must be "Bearer <token>"');
     const caller = await accounts.callerForToken(match[1]!);
-    if (!caller) throw AppError.unauthorized('Invalid, expired or revoked token');
+    if (!caller) throw BriefError.unauthorized('Invalid, expired or revoked token');
     return caller;
   };
 }

@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BriefError, type FieldError } from '../errors.js';
 import { NOT_FOUND_PAGE } from '../redirect/pages.js';
-import { isConnectionError } from '../storage/database.js';
-import { AppError, type FieldError } from './app-error.js';
+import { isConnectionError } from '../storage/connection-errors.js';
+import { ERROR_STATUS, statusOf, type HttpErrorCode } from './error-status.js';
 
 interface AjvError {
   keyword: string;
@@ -17,38 +18,43 @@ interface AjvError {
  * (with frameworkErrorHandler and clientErrorHandler below, for what fails before routing).
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    let appError: AppError;
-    if (error instanceof AppError) {
-      appError = error;
-    } else if ((error as FastifyError).validation) {
-      appError = fromSchemaErrors((error as FastifyError).validation as unknown as AjvError[]);
-    } else if (isConnectionError(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      appError = AppError.unavailable();
-    } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      // Fastify's own client errors (bad content type, body too large, …).
-      return reply.code(error.statusCode).send(badRequest(error.message));
-    } else {
-      request.log.error({ err: error }, 'unhandled error');
-      appError = new AppError('E_INTERNAL_ERROR', 'Internal server error');
+  app.setErrorHandler((error: FastifyError | BriefError, request, reply) => {
+    if (error instanceof BriefError) return reply.code(statusOf(error)).send(errorBody(error));
+    if ((error as FastifyError).validation) {
+      const invalid = fromSchemaErrors((error as FastifyError).validation as unknown as AjvError[]);
+      return reply.code(statusOf(invalid)).send(errorBody(invalid));
     }
-    const body: { message: string; code: string; errors?: FieldError[] } = { message: appError.message, code: appError.code };
-    if (appError.errors) body.errors = appError.errors;
-    return reply.code(appError.status).send(body);
+    if (isConnectionError(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      const unavailable = BriefError.unavailable();
+      return reply.code(statusOf(unavailable)).send(errorBody(unavailable));
+    }
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      // Fastify's own client errors (bad content type, body too large, …).
+      return reply.code(error.statusCode).send(httpError('E_BAD_REQUEST', error.message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(ERROR_STATUS.E_INTERNAL_ERROR).send(httpError('E_INTERNAL_ERROR', 'Internal server error'));
   });
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url === '/v2' || request.url.startsWith('/v2/') || request.url.startsWith('/v2?')) {
-      return reply.code(404).send({ message: `Cannot ${request.method} ${request.url.split('?')[0]}`, code: 'E_ROUTE_NOT_FOUND' });
+      return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(httpError('E_ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url.split('?')[0]}`));
     }
     return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   });
 }
 
-/** The body of a request refused before our own code saw it. */
-function badRequest(message: string): { message: string; code: 'E_BAD_REQUEST' } {
-  return { message, code: 'E_BAD_REQUEST' };
+/** The documented error body: `{ message, code }`, plus `errors` for validation. */
+function errorBody(error: BriefError): { message: string; code: string; errors?: FieldError[] } {
+  const body: { message: string; code: string; errors?: FieldError[] } = { message: error.message, code: error.code };
+  if (error.errors) body.errors = error.errors;
+  return body;
+}
+
+/** The body of an error only the HTTP edge knows: refused before routing, an unknown route, a bug. */
+function httpError(code: HttpErrorCode, message: string): { message: string; code: HttpErrorCode } {
+  return { message, code };
 }
 
 /**
@@ -57,7 +63,7 @@ function badRequest(message: string): { message: string; code: 'E_BAD_REQUEST' }
  * `{ error, code: FST_ERR_…, statusCode }`.
  */
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).send(badRequest(error.message));
+  void reply.code(ERROR_STATUS.E_BAD_REQUEST).send(httpError('E_BAD_REQUEST', error.message));
 }
 
 /**
@@ -73,7 +79,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request took too long to arrive']
         : [400, 'The request is not valid HTTP'];
-  const body = JSON.stringify(badRequest(message));
+  const body = JSON.stringify(httpError('E_BAD_REQUEST', message));
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -84,9 +90,9 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
 }
 
 /** Turns the first JSON-schema error into our validation error, with messages in the v2 style. */
-function fromSchemaErrors(errors: AjvError[]): AppError {
+function fromSchemaErrors(errors: AjvError[]): BriefError {
   const fieldErrors = errors.map(toFieldError);
-  return new AppError('E_VALIDATION_ERROR', fieldErrors[0]?.message ?? 'Invalid request', fieldErrors);
+  return new BriefError('E_VALIDATION_ERROR', fieldErrors[0]?.message ?? 'Invalid request', fieldErrors);
 }
 
 function toFieldError(error: AjvError): FieldError {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../http/app-error.js';
+import { BriefError } from '../errors.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 // 62 * 4 = 248: bytes at or above it are dropped so every character is equally likely.
@@ -35,9 +35,9 @@ export function generateCode(length: number): string {
 /** Checks a requested slug; slugs are case-sensitive, reserved words are refused in any case. */
 export function validateSlug(slug: string): string {
   if (slug.length > SLUG_MAX_LENGTH) {
-    throw AppError.invalid('slug', 'maxLength', `The slug field must not be greater than ${SLUG_MAX_LENGTH} characters`);
+    throw BriefError.invalid('slug', 'maxLength', `The slug field must not be greater than ${SLUG_MAX_LENGTH} characters`);
   }
-  if (!LINK_KEY.test(slug)) throw AppError.invalid('slug', 'regex', 'The slug field format is invalid');
-  if (RESERVED_SLUGS.has(slug.toLowerCase())) throw AppError.invalid('slug', 'reserved', 'The slug is reserved');
+  if (!LINK_KEY.test(slug)) throw BriefError.invalid('slug', 'regex', 'The slug field format is invalid');
+  if (RESERVED_SLUGS.has(slug.toLowerCase())) throw BriefError.invalid('slug', 'reserved', 'The slug is reserved');
   return slug;
 }

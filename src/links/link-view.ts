@@ -1,5 +1,5 @@
 import type { ShortDomain } from '../config.js';
-import type { LinkRow } from '../storage/tables.js';
+import type { LinkRecord } from '../storage/stores.js';
 
 /** The link resource of the v2 interface. */
 export interface LinkView {
@@ -15,18 +15,18 @@ export interface LinkView {
   title?: string;
 }
 
-export function toLinkView(row: LinkRow, domain: ShortDomain): LinkView {
+export function toLinkView(link: LinkRecord, domain: ShortDomain): LinkView {
   const view: LinkView = {
-    code: row.code,
-    url: row.url,
-    status: row.status,
-    shortened: `${domain.urlPrefix}/${row.key}`,
-    hostname: new URL(row.url).hostname,
-    tally: row.id,
+    code: link.code,
+    url: link.url,
+    status: link.status,
+    shortened: `${domain.urlPrefix}/${link.key}`,
+    hostname: new URL(link.url).hostname,
+    tally: link.id,
     urlPrefix: domain.urlPrefix,
     domain: domain.hostname,
   };
-  if (row.slug !== null) view.slug = row.slug;
-  if (row.title !== null) view.title = row.title;
+  if (link.slug !== null) view.slug = link.slug;
+  if (link.title !== null) view.title = link.title;
   return view;
 }

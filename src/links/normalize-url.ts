@@ -1,9 +1,9 @@
-import { AppError } from '../http/app-error.js';
+import { BriefError } from '../errors.js';
 
 export const URL_MAX_LENGTH = 8192;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-const invalid = () => AppError.invalid('url', 'url', 'The url field must be a valid URL');
+const invalid = () => BriefError.invalid('url', 'url', 'The url field must be a valid URL');
 
 /**
  * Parses and normalizes a long URL with the WHATWG parser: lower-case scheme and host,
@@ -12,10 +12,10 @@ const invalid = () => AppError.invalid('url', 'url', 'The url field must be a va
  */
 export function normalizeUrl(raw: string): URL {
   if (raw.length > URL_MAX_LENGTH) {
-    throw AppError.invalid('url', 'maxLength', `The url field must not be greater than ${URL_MAX_LENGTH} characters`);
+    throw BriefError.invalid('url', 'maxLength', `The url field must not be greater than ${URL_MAX_LENGTH} characters`);
   }
   const trimmed = raw.trim();
-  if (trimmed === '') throw AppError.invalid('url', 'required', 'The url field must be defined');
+  if (trimmed === '') throw BriefError.invalid('url', 'required', 'The url field must be defined');
   // The WHATWG parser accepts "http:example.com"; a URL must spell out its scheme and "//".
   if (!HAS_SCHEME.test(trimmed)) throw invalid();
   let url: URL;
@@ -26,7 +26,7 @@ export function normalizeUrl(raw: string): URL {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalid();
   if (url.href.length > URL_MAX_LENGTH) {
-    throw AppError.invalid('url', 'maxLength', `The url field must not be greater than ${URL_MAX_LENGTH} characters`);
+    throw BriefError.invalid('url', 'maxLength', `The url field must not be greater than ${URL_MAX_LENGTH} characters`);
   }
   return url;
 }

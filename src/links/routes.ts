@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../http/app-error.js';
+import { BriefError } from '../errors.js';
 import type { Authenticate } from '../http/auth.js';
 import type { LinkService, ShortenInput } from './link-service.js';
 
@@ -26,7 +26,7 @@ export function linkRoutes(links: LinkService, authenticate: Authenticate) {
     // `*` so that an unencoded `domain/key` reaches us as well as one encoded path segment.
     app.delete<{ Params: { '*': string } }>('/links/*', async (request) => {
       const caller = await authenticate(request);
-      if (caller.anonymous) throw AppError.unauthorized('Deleting a link needs a bearer token');
+      if (caller.anonymous) throw BriefError.unauthorized('Deleting a link needs a bearer token');
       await links.delete(caller, request.params['*']);
       return { success: true };
     });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../storage/database.js';
-import type { ClickBatch, ClickChunk } from '../storage/sqlite-background.js';
-import { ClickTally } from './click-tally.js';
+import type { Log } from '../log.js';
+import type { ClickBatch, ClickStore } from '../storage/stores.js';
+import { ClickTally } from './structures/click-tally.js';
 
 // Ids per UPDATE (and per write): within every engine's limit on bound parameters, and
 // short enough that a redirect waiting behind one is not delayed by more than ~1 ms.
@@ -26,8 +25,8 @@ export class ClickCounter {
   private unconfirmed: ClickBatch | undefined;
 
   constructor(
-    private readonly database: Database,
-    private readonly log: FastifyBaseLogger,
+    private readonly store: ClickStore,
+    private readonly log: Log,
   ) {}
 
   count(linkId: number): void {
@@ -67,7 +66,7 @@ export class ClickCounter {
     // long transaction (it set the p99 of cache-missing redirects).
     for (let i = 0; i < ids.length; i += CHUNK) {
       const end = Math.min(i + CHUNK, ids.length);
-      const clicks: ClickChunk = [];
+      const clicks: Array<[number, number]> = [];
       for (let k = i; k < end; k++) clicks.push([ids[k]!, counts[k]!]);
       const batch: ClickBatch = { writer: this.writer, seq: ++this.seq, clicks };
       if (!(await this.tryWrite(batch))) {
@@ -81,7 +80,7 @@ export class ClickCounter {
 
   private async tryWrite(batch: ClickBatch): Promise<boolean> {
     try {
-      await this.database.addClicks(batch);
+      await this.store.add(batch);
       return true;
     } catch (error) {
       this.log.warn({ err: error, links: batch.clicks.length }, 'click flush failed; will retry');

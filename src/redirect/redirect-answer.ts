@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { BLOCKED_PAGE, NOT_FOUND_PAGE } from './pages.js';
-import type { RedirectTarget } from './redirect-cache.js';
+import type { LinkTarget } from '../storage/stores.js';
 
 /** A complete redirect response: what both the Fastify route and the raw fast path send. */
 export interface RedirectAnswer {
@@ -19,7 +19,7 @@ const NOT_FOUND = page(404, NOT_FOUND_PAGE);
 const BLOCKED = page(410, BLOCKED_PAGE);
 
 /** Builds the answer for a target; headers that never change are built once. */
-export function redirectAnswers(config: Config): (target: RedirectTarget | null) => RedirectAnswer {
+export function redirectAnswers(config: Config): (target: LinkTarget | null) => RedirectAnswer {
   // Permanent redirects may be cached by browsers, but only briefly, so a deleted link dies soon.
   const cacheControl = config.redirectStatus === 301 || config.redirectStatus === 308 ? 'private, max-age=90' : 'no-store';
   const status = config.redirectStatus;

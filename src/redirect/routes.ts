@@ -1,27 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { RESERVED_SLUGS } from '../links/codes.js';
-import type { ClickCounter } from './click-counter.js';
-import type { RedirectAnswer } from './redirect-answer.js';
-import type { RedirectTarget } from './redirect-cache.js';
-import type { RedirectService } from './redirect-service.js';
+import type { RedirectPipeline } from './redirect-pipeline.js';
 
 /**
- * GET and HEAD /{key} on every short domain; the Host header picks the domain. Most
- * requests are answered before Fastify by redirect/fast-path.ts; this route answers the
- * rest (and app.inject) with the same answers.
+ * GET and HEAD /{key} through Fastify: what the fast path left (percent-encoded keys, a
+ * query string, a cache miss on PostgreSQL) and every app.inject, with the same pipeline.
  */
-export function redirectRoutes(redirects: RedirectService, answer: (target: RedirectTarget | null) => RedirectAnswer, clicks: ClickCounter) {
+export function redirectRoutes(pipeline: RedirectPipeline) {
   return async function (app: FastifyInstance) {
     app.get<{ Params: { key: string } }>('/:key', async (request, reply) => {
-      // Brief's own words (`/v2`, `/health`, …) are never link keys: they get the not-found
-      // handler, which answers JSON E_ROUTE_NOT_FOUND under /v2.
-      if (RESERVED_SLUGS.has(request.params.key.toLowerCase())) return reply.callNotFound();
-      const target = await redirects.resolve(request.headers.host ?? '', request.params.key);
-      if (target && !target.blocked && request.method === 'GET') clicks.count(target.id);
-      const { status, headers, body } = answer(target);
-      reply.code(status);
-      for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]);
-      return body === '' ? reply.send() : reply.send(body);
+      const answer = await pipeline.answer(request.raw, request.params.key);
+      // Not a redirect (a reserved word): the not-found handler answers, JSON under /v2.
+      if (answer === undefined) return reply.callNotFound();
+      reply.code(answer.status);
+      for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i]!, answer.headers[i + 1]);
+      return answer.body === '' ? reply.send() : reply.send(answer.body);
     });
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Tells the other instances that what a short URL resolves to has changed, so they drop
  * it from their redirect caches. Best-effort and fast: the link_changes table, polled by
- * every instance (redirect/change-feed.ts), is the guarantee behind it.
+ * every instance (links/link-change-feed.ts), is the guarantee behind it.
  */
 export interface ChangeBus {
   /** Fire and forget; never throws. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChangeBus } from './change-bus.js';
-import type { Log } from './log.js';
+import type { Log } from '../log.js';
 import { closeRedis, connectRedis, delay } from './redis-connection.js';
 
 // Start-up waits this long for the subscription, so a healthy Redis is listened to

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Log } from './log.js';
+import type { Log } from '../log.js';
 
 /**
  * Opens an ioredis connection that can never take the process down: 'error' is always

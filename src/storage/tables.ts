@@ -1,6 +1,6 @@
 // Table types for Kysely. Times are epoch milliseconds (bigint in PostgreSQL,
 // parsed to number; integer in SQLite) so both dialects compare them the same way.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 export interface AccountTable {
   id: Generated<number>;
@@ -80,7 +80,6 @@ export interface Tables {
 }
 
 export type LinkRow = Selectable<LinkTable>;
-export type NewLink = Insertable<LinkTable>;
 export type DomainRow = Selectable<DomainTable>;
 export type TokenRow = Selectable<TokenTable>;
 export type AccountRow = Selectable<AccountTable>;

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
-import { RedirectService } from '../../src/redirect/redirect-service.js';
 import { BASE_HOST, buildTestApp, eventually, TEST_ENV, type TestApp } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -33,15 +32,17 @@ describe('link index (sqlite)', () => {
     await db.cleanup();
   });
 
-  const fresh = () => {
-    const cache = new RedirectCache({ max: 0, ttlMs: 60_000, missingTtlMs: 60_000 });
-    const service = new RedirectService(db.database, cache);
-    return { cache, service, load: (max: number) => (service.reserveIndex(max), service.loadIndex()) };
+  /** A cache of size 0, with an index of up to `max` links of the test database, loaded. */
+  const loaded = (max: number) => {
+    const source = db.database.links.syncReads;
+    assert.ok(source, 'a SQLite file reads synchronously');
+    const cache = new RedirectCache({ max: 0, ttlMs: 60_000, missingTtlMs: 60_000, index: { max, source } });
+    return { cache, count: cache.loadIndex() };
   };
 
   it('loads every live link, blocked ones too, and answers them with no database read', () => {
-    const { cache, load } = fresh();
-    assert.equal(load(1000), 3);
+    const { cache, count } = loaded(1000);
+    assert.equal(count, 3);
     // A cache of size 0 has nothing but the index to answer from.
     const live = cache.get(BASE_HOST, links.live);
     assert.ok(live && live.id > 0);
@@ -51,16 +52,17 @@ describe('link index (sqlite)', () => {
   });
 
   it('loads the newest links when there are more than it may hold', () => {
-    const { cache, load } = fresh();
-    assert.equal(load(1), 1);
+    const { cache, count } = loaded(1);
+    assert.equal(count, 1);
     assert.equal(cache.get(BASE_HOST, links.newest)?.url, 'https://example.com/newest');
     assert.equal(cache.get(BASE_HOST, links.live), undefined);
     assert.equal(cache.get(BASE_HOST, links.blocked), undefined);
   });
 
   it('loads nothing when LINK_INDEX_MAX is 0', () => {
-    assert.equal(fresh().load(0), 0);
-    assert.equal(fresh().service.loadIndex(), 0, 'nothing reserved, nothing loaded');
+    assert.equal(loaded(0).count, 0);
+    const withoutIndex = new RedirectCache({ max: 0, ttlMs: 60_000, missingTtlMs: 60_000 });
+    assert.equal(withoutIndex.loadIndex(), 0, 'no index, nothing loaded');
     assert.equal(loadConfig({ ...TEST_ENV, LINK_INDEX_MAX: '0' }).linkIndexMax, 0);
     assert.equal(config.linkIndexMax, 2_000_000);
   });

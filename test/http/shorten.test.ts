@@ -131,7 +131,7 @@ for (const dialect of dialects) {
           const link = await slow.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/on-later', domain: added.hostname })}` });
           assert.equal(link.json().domain, added.hostname);
           // Its own changes a DomainService knows at once.
-          const own = new DomainService(slow.config, ctx.t.database);
+          const own = new DomainService(slow.config, ctx.t.database.domains, ctx.t.database.links);
           assert.equal(await own.isShortHost('x.test', 'x.test'), false); // the table is read now
           const mine = await own.add(`own-later-${Date.now()}.test`, null);
           assert.equal(await own.isShortHost(mine.hostname, mine.hostname), true);

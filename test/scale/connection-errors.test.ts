@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { isConnectionError } from '../../src/storage/database.js';
+import { isConnectionError } from '../../src/storage/connection-errors.js';
 import { freePort } from '../scale-support/server-process.js';
 import { TEST_DATABASE_URL } from '../scale-support/test-services.js';
 

@@ -1,13 +1,10 @@
-// What instances share: the change bus and counters, in-process and over Redis, and
-// what happens when Redis cannot be reached (nothing throws where it must not).
+// What instances share: the change bus, in-process and over Redis, and what happens
+// when Redis cannot be reached (nothing throws where it must not).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { AppError } from '../../src/http/app-error.js';
+import type { Log } from '../../src/log.js';
 import { LocalChangeBus } from '../../src/shared-state/change-bus.js';
-import { MemoryCounterStore } from '../../src/shared-state/counter-store.js';
-import type { Log } from '../../src/shared-state/log.js';
 import { RedisChangeBus } from '../../src/shared-state/redis-change-bus.js';
-import { RedisCounterStore } from '../../src/shared-state/redis-counter-store.js';
 import { openSharedState } from '../../src/shared-state/shared-state.js';
 import { eventually, freePort, sleep } from '../scale-support/server-process.js';
 import { TEST_REDIS_URL, uniqueName } from '../scale-support/test-services.js';
@@ -18,31 +15,19 @@ function recordingLog(): Log & { warnings: string[] } {
 }
 
 describe('shared state without Redis', () => {
-  it('counts per key in windows that end', async () => {
-    const counters = new MemoryCounterStore();
-    assert.equal((await counters.increment('a', 100)).count, 1);
-    assert.equal((await counters.increment('a', 100)).count, 2);
-    assert.equal((await counters.increment('b', 100)).count, 1);
-    await sleep(120);
-    assert.equal((await counters.increment('a', 100)).count, 1);
-  });
-
   it('uses in-process equivalents when REDIS_URL is not set', async () => {
     const shared = openSharedState({ redisUrl: undefined, redisPrefix: 'x:' }, recordingLog());
     assert.ok(shared.changes instanceof LocalChangeBus);
-    assert.ok(shared.counters instanceof MemoryCounterStore);
     await shared.close();
   });
 
-  it('keeps going when Redis cannot be reached: publishes are dropped, counters answer 503', async () => {
+  it('keeps going when Redis cannot be reached: publishes are dropped', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const log = recordingLog();
     const bus = new RedisChangeBus(url, 'unreachable:', log);
     bus.publish('short.test', 'abc'); // must not throw, now or later
     await bus.subscribe(() => assert.fail('no message can arrive'));
-    const counters = new RedisCounterStore(url, 'unreachable:', log);
-    await assert.rejects(counters.increment('k', 1000), (error: unknown) => error instanceof AppError && error.status === 503 && error.code === 'E_SERVICE_UNAVAILABLE');
-    await Promise.all([bus.close(), counters.close()]);
+    await bus.close();
     assert.ok(log.warnings.length > 0, 'the outage was not logged');
   });
 });
@@ -75,19 +60,6 @@ if (TEST_REDIS_URL) {
       assert.deepEqual(heardByTwo, ['short.test/abc']);
       assert.deepEqual(heardByOne, [], 'the sender heard its own notice');
       assert.deepEqual(heardByOther, [], 'another REDIS_PREFIX heard the notice');
-    });
-
-    it('shares counters between processes, in windows that end', async () => {
-      const [one, two] = [new RedisCounterStore(redisUrl, prefix, log), new RedisCounterStore(redisUrl, prefix, log)];
-      closers.push(() => one.close(), () => two.close());
-      assert.equal((await one.increment('ip:1', 300)).count, 1);
-      assert.equal((await two.increment('ip:1', 300)).count, 2);
-      const third = await one.increment('ip:1', 300);
-      assert.equal(third.count, 3);
-      assert.ok(third.resetAt > Date.now() && third.resetAt <= Date.now() + 300);
-      assert.equal((await two.increment('ip:2', 300)).count, 1);
-      await sleep(350);
-      assert.equal((await two.increment('ip:1', 300)).count, 1);
     });
   });
 }

@@ -2,13 +2,11 @@
 // number, so a flush retried after an unclear failure never counts a click twice.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyBaseLogger } from 'fastify';
 import { ClickCounter } from '../../src/redirect/click-counter.js';
-import type { Database } from '../../src/storage/database.js';
-import type { ClickBatch } from '../../src/storage/sqlite-background.js';
+import type { ClickBatch, ClickStore } from '../../src/storage/stores.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
-const quiet = { warn: () => {} } as unknown as FastifyBaseLogger;
+const quiet = { info: () => {}, warn: () => {} };
 
 for (const dialect of dialects) {
   describe(`click batches (${dialect})`, () => {
@@ -27,29 +25,27 @@ for (const dialect of dialects) {
       return ids.map((id) => byId.get(id) ?? 0);
     };
 
-    /** The database, except that addClicks fails as `failure` says: after committing, or instead of it. */
-    const failing = (failure: (call: number) => 'after-commit' | 'before-commit' | undefined): Database => {
+    /** The database's click store, except that add fails as `failure` says: after committing, or instead of it. */
+    const failing = (failure: (call: number) => 'after-commit' | 'before-commit' | undefined): ClickStore => {
       let calls = 0;
-      return Object.create(t.database, {
-        addClicks: {
-          value: async (batch: ClickBatch) => {
-            const how = failure(++calls);
-            if (how === 'before-commit') throw new Error('Connection terminated unexpectedly');
-            await t.database.addClicks(batch);
-            if (how === 'after-commit') throw new Error('Connection terminated unexpectedly');
-          },
+      return {
+        add: async (batch: ClickBatch) => {
+          const how = failure(++calls);
+          if (how === 'before-commit') throw new Error('Connection terminated unexpectedly');
+          await t.database.clicks.add(batch);
+          if (how === 'after-commit') throw new Error('Connection terminated unexpectedly');
         },
-      });
+      };
     };
 
     it('applies a batch once per writer and number, and adds up across writers', async () => {
-      await t.database.addClicks({ writer: 'w1', seq: 1, clicks: [[9001, 3], [9002, 1]] });
-      await t.database.addClicks({ writer: 'w1', seq: 1, clicks: [[9001, 3], [9002, 1]] });
+      await t.database.clicks.add({ writer: 'w1', seq: 1, clicks: [[9001, 3], [9002, 1]] });
+      await t.database.clicks.add({ writer: 'w1', seq: 1, clicks: [[9001, 3], [9002, 1]] });
       assert.deepEqual(await stored([9001, 9002]), [3, 1]);
-      await t.database.addClicks({ writer: 'w1', seq: 2, clicks: [[9001, 2]] });
-      await t.database.addClicks({ writer: 'w1', seq: 1, clicks: [[9001, 3]] });
+      await t.database.clicks.add({ writer: 'w1', seq: 2, clicks: [[9001, 2]] });
+      await t.database.clicks.add({ writer: 'w1', seq: 1, clicks: [[9001, 3]] });
       assert.deepEqual(await stored([9001, 9002]), [5, 1]);
-      await t.database.addClicks({ writer: 'w2', seq: 1, clicks: [[9001, 10]] });
+      await t.database.clicks.add({ writer: 'w2', seq: 1, clicks: [[9001, 10]] });
       assert.deepEqual(await stored([9001, 9002]), [15, 1]);
     });
 

@@ -2,12 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { AccountService } from '../../src/accounts/account-service.js';
+import type { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { DomainService } from '../../src/domains/domain-service.js';
-import { recordLinkChange } from '../../src/links/link-changes.js';
-import { LinkService } from '../../src/links/link-service.js';
+import type { DomainService } from '../../src/domains/domain-service.js';
+import type { LinkService } from '../../src/links/link-service.js';
+import { createServices } from '../../src/services.js';
+import { LocalChangeBus } from '../../src/shared-state/change-bus.js';
 import type { Database, Dialect } from '../../src/storage/database.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
 
@@ -48,9 +49,11 @@ export async function buildTestApp(database: Database, env: Record<string, strin
   const config = loadConfig({ ...TEST_ENV, ...env });
   const app = buildApp(config, { database });
   await app.ready();
-  const accounts = new AccountService(database);
-  const domains = new DomainService(config, database);
-  const links = new LinkService(config, database, domains, { record: recordLinkChange, announce: () => {} });
+  // Services like the CLI's, with no bus to announce on: the app hears of their changes
+  // only through the link_changes feed it polls.
+  const quiet = { info: () => {}, warn: () => {} };
+  const bus = new LocalChangeBus();
+  const { accounts, domains, links } = createServices(config, database, { changes: bus, close: () => bus.close() }, quiet);
   return {
     app,
     config,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ClickTally } from '../../src/redirect/click-tally.js';
+import { ClickTally } from '../../src/redirect/structures/click-tally.js';
 
 const pairs = (tally: ClickTally) => {
   const { ids, counts } = tally.drain();

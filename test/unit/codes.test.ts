@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../../src/http/app-error.js';
+import { BriefError } from '../../src/errors.js';
+import { statusOf } from '../../src/http/error-status.js';
 import { generateCode, RESERVED_SLUGS, validateSlug } from '../../src/links/codes.js';
 
 describe('generateCode', () => {
@@ -28,7 +29,7 @@ describe('generateCode', () => {
 function slugRejected(slug: string, rule: string) {
   assert.throws(
     () => validateSlug(slug),
-    (e: unknown) => e instanceof AppError && e.status === 422 && e.errors?.[0]?.field === 'slug' && e.errors[0].rule === rule,
+    (e: unknown) => e instanceof BriefError && statusOf(e) === 422 && e.errors?.[0]?.field === 'slug' && e.errors[0].rule === rule,
     `slug ${JSON.stringify(slug)} should be rejected (${rule})`,
   );
 }
@@ -58,7 +59,7 @@ describe('validateSlug', () => {
   it('rejects other characters with "The slug field format is invalid"', () => {
     for (const slug of ['with space', 'a/b', 'a.b', 'ümlaut', 'a%20', 'semi;colon', 'a?b', 'a#b', '', 'tab\t', 'nul\0']) {
       if (slug === '') {
-        assert.throws(() => validateSlug(slug), (e: unknown) => e instanceof AppError && e.errors?.[0]?.field === 'slug');
+        assert.throws(() => validateSlug(slug), (e: unknown) => e instanceof BriefError && e.errors?.[0]?.field === 'slug');
         continue;
       }
       assert.throws(() => validateSlug(slug), { message: 'The slug field format is invalid' });

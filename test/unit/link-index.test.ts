@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LinkIndex } from '../../src/redirect/link-index.js';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
+import { LinkIndex } from '../../src/redirect/structures/link-index.js';
+import type { SyncLinkReads } from '../../src/storage/stores.js';
 
 describe('LinkIndex', () => {
   it('answers what was put, per domain and case-sensitive key, and undefined for the rest', () => {
@@ -82,9 +83,11 @@ describe('LinkIndex at the scale of the benchmark', () => {
 
 describe('RedirectCache with a LinkIndex', () => {
   const target = { id: 1, url: 'https://example.com/', blocked: false };
+  /** A database with no links yet: the index starts empty and is filled by lookups. */
+  const noLinks: SyncLinkReads = { target: () => null, highestId: () => 0, eachNewest: () => {}, releaseMemory: () => {} };
   const make = (indexMax: number) => {
-    const cache = new RedirectCache({ max: 100, ttlMs: 60_000, missingTtlMs: 60_000 });
-    cache.useIndex(new LinkIndex(indexMax));
+    const cache = new RedirectCache({ max: 100, ttlMs: 60_000, missingTtlMs: 60_000, index: { max: indexMax, source: noLinks } });
+    cache.loadIndex();
     return cache;
   };
 

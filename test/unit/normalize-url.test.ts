@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../../src/http/app-error.js';
+import { BriefError } from '../../src/errors.js';
+import { statusOf } from '../../src/http/error-status.js';
 import { normalizeUrl, URL_MAX_LENGTH } from '../../src/links/normalize-url.js';
 
 function rejected(raw: string, message = 'expected a 422 url validation error') {
   assert.throws(
     () => normalizeUrl(raw),
     (error: unknown) => {
-      assert.ok(error instanceof AppError, `expected AppError for ${JSON.stringify(raw.slice(0, 40))}`);
+      assert.ok(error instanceof BriefError, `expected BriefError for ${JSON.stringify(raw.slice(0, 40))}`);
       assert.equal(error.code, 'E_VALIDATION_ERROR');
-      assert.equal(error.status, 422);
+      assert.equal(statusOf(error), 422);
       assert.equal(error.errors?.[0]?.field, 'url');
       return true;
     },
@@ -76,7 +77,7 @@ describe('normalizeUrl', () => {
 
   it('rejects an empty or blank URL as undefined', () => {
     for (const raw of ['', '   ']) {
-      assert.throws(() => normalizeUrl(raw), (e: unknown) => e instanceof AppError && e.message === 'The url field must be defined');
+      assert.throws(() => normalizeUrl(raw), (e: unknown) => e instanceof BriefError && e.message === 'The url field must be defined');
     }
   });
 
@@ -84,14 +85,14 @@ describe('normalizeUrl', () => {
     const raw = 'https://example.com/' + 'a'.repeat(URL_MAX_LENGTH);
     assert.throws(
       () => normalizeUrl(raw),
-      (e: unknown) => e instanceof AppError && e.code === 'E_VALIDATION_ERROR' && e.errors?.[0]?.rule === 'maxLength',
+      (e: unknown) => e instanceof BriefError && e.code === 'E_VALIDATION_ERROR' && e.errors?.[0]?.rule === 'maxLength',
     );
   });
 
   it('rejects a URL whose normalized form grows past 8192 characters', () => {
     const raw = 'https://example.com/' + ' '.repeat(URL_MAX_LENGTH - 30) + 'x';
     assert.ok(raw.length <= URL_MAX_LENGTH);
-    assert.throws(() => normalizeUrl(raw), (e: unknown) => e instanceof AppError && e.code === 'E_VALIDATION_ERROR');
+    assert.throws(() => normalizeUrl(raw), (e: unknown) => e instanceof BriefError && e.code === 'E_VALIDATION_ERROR');
   });
 
   it('uses the v2 message for an invalid URL', () => {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Doorkeeper } from '../../src/redirect/doorkeeper.js';
-import { RedirectCache, type RedirectTarget } from '../../src/redirect/redirect-cache.js';
+import { RedirectCache } from '../../src/redirect/redirect-cache.js';
+import { Doorkeeper } from '../../src/redirect/structures/doorkeeper.js';
+import type { LinkTarget } from '../../src/storage/stores.js';
 
 const target = { id: 1, url: 'https://example.com/', blocked: false };
 const make = (max = 100) => new RedirectCache({ max, ttlMs: 60_000, missingTtlMs: 60_000 });
 /** What the redirect service does on two misses in a row: the second one is let in. */
-const fill = (cache: RedirectCache, domain: string, key: string, value: RedirectTarget | null) => {
+const fill = (cache: RedirectCache, domain: string, key: string, value: LinkTarget | null) => {
   cache.set(domain, key, value, cache.snapshot());
   cache.set(domain, key, value, cache.snapshot());
 };

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../connection.js';
 
 // Written once for both dialects; `id` is the only column whose SQL differs.
 export function initial(dialect: Dialect) {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { Dialect } from '../connection.js';
 
 // A click flush whose connection drops after COMMIT reaches the server looks failed
 // to the instance, which keeps its counts and retries. To apply each batch exactly once,

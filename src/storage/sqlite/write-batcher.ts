@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
-import type { Tables } from './tables.js';
+import type { Tables } from '../tables.js';
 
 type Job<T> = {
   run: (trx: Transaction<Tables>) => Promise<T>;
@@ -15,8 +15,8 @@ type Job<T> = {
  * throws is rolled back alone and the others still commit.
  *
  * Used for SQLite, where every commit is an fsync on the one connection. PostgreSQL
- * already groups concurrent commits in its WAL writer, so there writes go straight
- * to the pool (see runWrite).
+ * already groups concurrent commits in its WAL writer, so there a write is a plain
+ * transaction on the pool (see connection.ts).
  */
 export class WriteBatcher {
   private queue: Job<any>[] = [];

@@ -1,5 +1,5 @@
 import { FNV_OFFSET, fnvMix, fnvText } from './fnv.js';
-import type { RedirectTarget } from './redirect-cache.js';
+import type { LinkTarget } from '../../storage/stores.js';
 
 const LIVE = 0;
 const BLOCKED = 1;
@@ -59,7 +59,7 @@ export class LinkIndex {
   }
 
   /** The target, or undefined when the index cannot tell (never held, gone, or another domain). */
-  get(domain: string, key: string): RedirectTarget | undefined {
+  get(domain: string, key: string): LinkTarget | undefined {
     const slot = this.find(domain, key);
     if (slot < 0) return undefined;
     const state = stateOf(this.slots[slot]!);

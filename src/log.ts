@@ -1,6 +1,6 @@
 /**
- * The little logging the shared-state connections need. Fastify's pino logger fits;
- * the CLI passes a console-backed one.
+ * The little logging the services need, so they do not depend on Fastify: its pino
+ * logger fits, and the CLI passes a console-backed one.
  */
 export interface Log {
   info(details: object, message: string): void;

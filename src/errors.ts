@@ -1,0 +1,41 @@
+// The one error type of the features. It names what went wrong in the interface's own
+// vocabulary (its error code) and knows nothing of HTTP: http/error-status.ts alone maps
+// each code to a status, and http/error-handler.ts turns errors into responses.
+
+export type ErrorCode = 'E_VALIDATION_ERROR' | 'E_UNAUTHORIZED_ACCESS' | 'E_NOT_FOUND' | 'E_SERVICE_UNAVAILABLE';
+
+/** One field's problem in a validation error. */
+export interface FieldError {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+export class BriefError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+  }
+
+  /** Bad input in one field, e.g. invalid('url', 'url', 'The url field must be a valid URL'). */
+  static invalid(field: string, rule: string, message: string): BriefError {
+    return new BriefError('E_VALIDATION_ERROR', message, [{ field, rule, message }]);
+  }
+
+  /** No such thing, or one the caller may not see: the two are indistinguishable. */
+  static notFound(message = 'Link not found'): BriefError {
+    return new BriefError('E_NOT_FOUND', message);
+  }
+
+  static unauthorized(message = 'Unauthorized access'): BriefError {
+    return new BriefError('E_UNAUTHORIZED_ACCESS', message);
+  }
+
+  /** A dependency (the database) cannot be reached right now; retrying later may work. */
+  static unavailable(): BriefError {
+    return new BriefError('E_SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly');
+  }
+}

@@ -1,0 +1,44 @@
+import { LINK_KEY } from '../links/codes.js';
+import type { LinkStore, LinkTarget } from '../storage/stores.js';
+import type { RedirectCache } from './redirect-cache.js';
+
+const MAX_HOST_LENGTH = 300;
+
+/** resolveNow's answer when only an asynchronous read can tell (PostgreSQL, on a cache miss). */
+export const ASK_DATABASE = Symbol('ask the database');
+
+/** Host + key → where to send the visitor: from the cache when possible, else from the store. */
+export class LinkResolver {
+  constructor(
+    private readonly store: LinkStore,
+    private readonly cache: RedirectCache,
+  ) {}
+
+  /**
+   * The answer without waiting: from the cache, else (SQLite) from the store's
+   * synchronous read. null when there is no such link (or the key cannot be one).
+   */
+  resolveNow(host: string, key: string): LinkTarget | null | typeof ASK_DATABASE {
+    if (!LINK_KEY.test(key) || host.length > MAX_HOST_LENGTH) return null;
+    const domain = host.toLowerCase();
+    const cached = this.cache.get(domain, key);
+    if (cached !== undefined) return cached;
+    const reads = this.store.syncReads;
+    if (!reads) return ASK_DATABASE;
+    // Synchronous: no change can land between the snapshot and set().
+    const snapshot = this.cache.snapshot();
+    const target = reads.target(domain, key);
+    this.cache.set(domain, key, target, snapshot);
+    return target;
+  }
+
+  async resolve(host: string, key: string): Promise<LinkTarget | null> {
+    const now = this.resolveNow(host, key);
+    if (now !== ASK_DATABASE) return now;
+    const domain = host.toLowerCase();
+    const snapshot = this.cache.snapshot();
+    const target = await this.store.target(domain, key);
+    this.cache.set(domain, key, target, snapshot);
+    return target;
+  }
+}

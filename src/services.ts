@@ -1,0 +1,80 @@
+// The composition root: the one place that builds the services, for the server
+// (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
+import { AccountService } from './accounts/account-service.js';
+import type { Config } from './config.js';
+import { DomainService } from './domains/domain-service.js';
+import { LinkChangeFeed } from './links/link-change-feed.js';
+import { LinkService } from './links/link-service.js';
+import type { Log } from './log.js';
+import { ClickCounter } from './redirect/click-counter.js';
+import { LinkResolver } from './redirect/link-resolver.js';
+import { redirectAnswers } from './redirect/redirect-answer.js';
+import { RedirectCache } from './redirect/redirect-cache.js';
+import { RedirectPipeline } from './redirect/redirect-pipeline.js';
+import type { SharedState } from './shared-state/shared-state.js';
+import { openDatabase, type Database } from './storage/database.js';
+import { migrateToLatest } from './storage/migrate.js';
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openMigratedDatabase(config: Config, poolMax = config.databasePoolMax): Promise<Database> {
+  const database = openDatabase(config.database, { poolMax, connectTimeoutMs: config.databaseConnectTimeoutMs });
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+export interface Services {
+  readonly accounts: AccountService;
+  readonly domains: DomainService;
+  readonly links: LinkService;
+  /** Link changes: announced here, heard from elsewhere once started (the server starts it; the CLI only announces). */
+  readonly changes: LinkChangeFeed;
+}
+
+/** The services every entry point uses, on an open, migrated database. */
+export function createServices(config: Config, database: Database, shared: SharedState, log: Log): Services {
+  const changes = new LinkChangeFeed(database.changes, log, shared.changes);
+  const accounts = new AccountService(database.accounts);
+  const domains = new DomainService(config, database.domains, database.links);
+  const links = new LinkService(config, database.links, domains, changes);
+  return { accounts, domains, links, changes };
+}
+
+/** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
+export interface Redirects {
+  readonly pipeline: RedirectPipeline;
+  /** Listens for link changes, then loads the link index, then flushes clicks on a timer. */
+  start(): Promise<void>;
+  /** Stops listening and writes the clicks counted so far. */
+  stop(): Promise<void>;
+}
+
+export function createRedirects(config: Config, database: Database, changes: LinkChangeFeed, log: Log): Redirects {
+  const cache = new RedirectCache({
+    max: config.cacheSize,
+    ttlMs: config.cacheTtlMs,
+    missingTtlMs: config.negativeCacheTtlMs,
+    index: database.links.syncReads && { max: config.linkIndexMax, source: database.links.syncReads },
+  });
+  changes.onChange((domain, key) => cache.invalidate(domain, key));
+  const clicks = new ClickCounter(database.clicks, log);
+  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), [(target) => clicks.count(target.id)]);
+  return {
+    pipeline,
+    async start() {
+      // The feed first: a change committed while the index loads is then still heard.
+      await changes.start(config.changePollMs);
+      const indexed = cache.loadIndex();
+      if (indexed > 0) log.info({ links: indexed }, 'link index loaded');
+      clicks.start(config.clickFlushMs);
+    },
+    async stop() {
+      changes.stop();
+      await clicks.stop();
+    },
+  };
+}

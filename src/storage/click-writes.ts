@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { ClickBatch } from './stores.js';
+import type { Tables } from './tables.js';
+
+/** How long a writer's last number is kept after its last batch (a retry comes long before). */
+const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * Applies one click batch inside the caller's transaction: claims the writer's number
+ * (a batch applied before changes nothing), then adds the clicks. The one definition of
+ * the click write, run by the server's connection and by the SQLite background thread.
+ */
+export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks }: ClickBatch): Promise<void> {
+  const now = Date.now();
+  const claimed = await trx
+    .insertInto('click_writers')
+    .values({ writer, seq, updated_at: now })
+    .onConflict((oc) =>
+      oc
+        .column('writer')
+        .doUpdateSet((eb) => ({ seq: eb.ref('excluded.seq'), updated_at: eb.ref('excluded.updated_at') }))
+        .where('click_writers.seq', '<', (eb) => eb.ref('excluded.seq')),
+    )
+    .returning('writer')
+    .executeTakeFirst();
+  if (!claimed) return; // applied before: the attempt that seemed to fail had committed
+  if (seq === 1) await trx.deleteFrom('click_writers').where('updated_at', '<', now - WRITER_RETENTION_MS).execute();
+  await trx
+    .insertInto('link_clicks')
+    .values(clicks.map(([link_id, n]) => ({ link_id, clicks: n })))
+    .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
+    .execute();
+}

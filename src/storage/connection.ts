@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.js';
+import { startSqliteBackground, type SqliteBackground } from './sqlite/background.js';
+import { openSqliteReader } from './sqlite/reader.js';
+import { withStatementCache } from './sqlite/statement-cache.js';
+import { WriteBatcher } from './sqlite/write-batcher.js';
+import type { Tables } from './tables.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** An open connection to either engine, as the stores use it. */
+export interface Connection {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Tables>;
+  /**
+   * Runs a write that must be durable before it is acknowledged. On SQLite, writes
+   * arriving together share one transaction and one fsync (group commit).
+   */
+  write<T>(work: (db: Kysely<Tables>) => Promise<T>): Promise<T>;
+  /**
+   * SQLite files only: the read-only connection for synchronous reads of committed rows,
+   * opened on first call (by then the migrations have run and the schema exists).
+   */
+  readonly reader: (() => SQLite.Database) | undefined;
+  /** SQLite files only: the thread that checkpoints and applies clicks. */
+  readonly background: SqliteBackground | undefined;
+  close(): Promise<void>;
+}
+
+export interface ConnectionOptions {
+  poolMax?: number;
+  /** PostgreSQL: how long to wait for a connection (new, or a free one from the pool) before failing. */
+  connectTimeoutMs?: number;
+}
+
+// int8 (bigint) columns hold ids, counters and epoch milliseconds: all safe as numbers.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export function openConnection(target: DatabaseTarget, options: ConnectionOptions = {}): Connection {
+  return target.kind === 'postgres' ? openPostgres(target.url, options) : openSqlite(target.path);
+}
+
+function openPostgres(url: string, options: ConnectionOptions): Connection {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax ?? 10,
+    // Without a bound, a request waits forever on an unreachable server or a full pool;
+    // with one, it fails and is answered 503.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+  });
+  // A client whose connection drops emits 'error': on the pool while idle, on the client
+  // while checked out (pg-pool removes its own listener then). Unhandled, either would
+  // crash the process. The query in flight fails on its own, and the pool discards the
+  // broken client when it is released, so these listeners need do nothing.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    dialect: 'postgres',
+    db,
+    write: (work) => db.transaction().execute(work),
+    reader: undefined,
+    background: undefined,
+    close: () => db.destroy(),
+  };
+}
+
+function openSqlite(file: string): Connection {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL with synchronous=FULL: a committed write is on disk before it is acknowledged.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const batcher = new WriteBatcher(db, sqlite);
+  const background = isFile(file) ? startSqliteBackground(sqlite, file) : undefined;
+  let reader: SQLite.Database | undefined;
+  return {
+    dialect: 'sqlite',
+    db,
+    write: (work) => batcher.run(work),
+    reader: isFile(file) ? () => (reader ??= openSqliteReader(file)) : undefined,
+    background,
+    close: async () => {
+      await batcher.drain();
+      reader?.close();
+      await background?.stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** False for the in-memory databases, which have no file a second connection could open. */
+function isFile(file: string): boolean {
+  return file !== '' && file !== ':memory:' && !file.startsWith('file:');
+}

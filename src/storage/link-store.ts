@@ -1,0 +1,199 @@
+import type SQLite from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Connection } from './connection.js';
+import type { CreateOutcome, LinkRecord, LinkStatus, LinkStore, LinkTarget, NewLink, SyncLinkReads } from './stores.js';
+import type { LinkRow, Tables } from './tables.js';
+
+// One more than the draws a collision of random codes could plausibly need.
+const CODE_ATTEMPTS = 10;
+
+export function toLinkRecord(row: LinkRow): LinkRecord {
+  return {
+    id: row.id,
+    code: row.code,
+    domain: row.domain,
+    key: row.key,
+    slug: row.slug,
+    url: row.url,
+    title: row.title,
+    accountId: row.account_id,
+    status: row.status,
+    createdAt: row.created_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+const toTarget = (row: { id: number; url: string; status: string } | undefined): LinkTarget | null =>
+  row ? { id: row.id, url: row.url, blocked: row.status === 'blocked' } : null;
+
+/** Links on either engine; on a SQLite file, the hot reads also go to the read-only connection. */
+export class SqlLinkStore implements LinkStore {
+  readonly syncReads: SyncLinkReads | undefined;
+  private duplicateStatement: Statement<[number, string, Buffer], LinkRow> | undefined;
+
+  constructor(private readonly connection: Connection) {
+    this.syncReads = connection.reader && new SqliteLinkReads(connection.reader);
+  }
+
+  async target(domain: string, key: string): Promise<LinkTarget | null> {
+    if (this.syncReads) return this.syncReads.target(domain, key);
+    const row = await this.connection.db
+      .selectFrom('links')
+      .select(['id', 'url', 'status'])
+      .where('domain', '=', domain)
+      .where('key', '=', key)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return toTarget(row);
+  }
+
+  /**
+   * On SQLite it uses the read-only connection: synchronous, committed rows only, and not
+   * queued behind an open group commit on the writer as a Kysely read is.
+   */
+  async findDuplicate(accountId: number, domain: string, urlHash: Buffer): Promise<LinkRecord | undefined> {
+    const reader = this.connection.reader;
+    if (!reader) return this.duplicateIn(this.connection.db, accountId, domain, urlHash);
+    this.duplicateStatement ??= reader().prepare(
+      'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null',
+    );
+    const row = this.duplicateStatement.get(accountId, domain, urlHash);
+    return row && toLinkRecord(row);
+  }
+
+  /**
+   * Inserts with ON CONFLICT DO NOTHING and, when a unique index said no, finds out
+   * which: the account's own duplicate, a taken slug, or a code collision (another code
+   * is drawn).
+   */
+  create(link: NewLink, drawCode: () => string): Promise<CreateOutcome> {
+    return this.connection.write(async (db) => {
+      for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
+        const code = drawCode();
+        const inserted = await db
+          .insertInto('links')
+          .values({
+            code,
+            domain: link.domain,
+            key: link.slug ?? code,
+            slug: link.slug,
+            url: link.url,
+            url_hash: link.urlHash,
+            title: link.title,
+            account_id: link.accountId,
+            status: 'public',
+            created_at: Date.now(),
+            deleted_at: null,
+          })
+          .onConflict((oc) => oc.doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        if (inserted) return { created: toLinkRecord(inserted) };
+        if (link.slug === null) {
+          const duplicate = await this.duplicateIn(db, link.accountId, link.domain, link.urlHash);
+          if (duplicate) return { duplicate };
+          continue;
+        }
+        const holder = await db.selectFrom('links').selectAll().where('domain', '=', link.domain).where('key', '=', link.slug).executeTakeFirst();
+        if (holder) return { slugTaken: toLinkRecord(holder) };
+      }
+      throw new Error(`No free code after ${CODE_ATTEMPTS} attempts; raise CODE_LENGTH`);
+    });
+  }
+
+  findByKey(domain: string, key: string, accountId?: number): Promise<LinkRecord | undefined> {
+    return this.findLive('key', key, domain, accountId);
+  }
+
+  findByCode(code: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined> {
+    return this.findLive('code', code, domain, accountId);
+  }
+
+  markDeleted(link: LinkRecord): Promise<boolean> {
+    return this.connection.write(async (db) => {
+      const result = await db.updateTable('links').set({ deleted_at: Date.now() }).where('id', '=', link.id).where('deleted_at', 'is', null).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await recordChange(db, link);
+      return true;
+    });
+  }
+
+  setStatus(link: LinkRecord, status: LinkStatus): Promise<void> {
+    return this.connection.write(async (db) => {
+      await db.updateTable('links').set({ status }).where('id', '=', link.id).execute();
+      await recordChange(db, link);
+    });
+  }
+
+  async countLive(domain: string): Promise<number> {
+    const live = await this.connection.db
+      .selectFrom('links')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('domain', '=', domain)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(live.count);
+  }
+
+  async clicksOf(linkId: number): Promise<number> {
+    const row = await this.connection.db.selectFrom('link_clicks').select('clicks').where('link_id', '=', linkId).executeTakeFirst();
+    return row?.clicks ?? 0;
+  }
+
+  private async findLive(column: 'key' | 'code', value: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined> {
+    let query = this.connection.db.selectFrom('links').selectAll().where(column, '=', value).where('deleted_at', 'is', null);
+    if (domain !== undefined) query = query.where('domain', '=', domain);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    const row = await query.executeTakeFirst();
+    return row && toLinkRecord(row);
+  }
+
+  private async duplicateIn(db: Kysely<Tables>, accountId: number, domain: string, urlHash: Buffer): Promise<LinkRecord | undefined> {
+    const row = await db
+      .selectFrom('links')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('domain', '=', domain)
+      .where('url_hash', '=', urlHash)
+      .where('slug', 'is', null)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && toLinkRecord(row);
+  }
+}
+
+/** In the write that changes a link: appends to the link_changes feed every instance polls. */
+async function recordChange(db: Kysely<Tables>, link: LinkRecord): Promise<void> {
+  await db.insertInto('link_changes').values({ domain: link.domain, key: link.key, created_at: Date.now() }).execute();
+}
+
+/** The redirect path's reads on a SQLite file's read-only connection, as prepared statements. */
+class SqliteLinkReads implements SyncLinkReads {
+  private lookup: Statement<[string, string], { id: number; url: string; status: string }> | undefined;
+
+  constructor(private readonly reader: () => SQLite.Database) {}
+
+  target(domain: string, key: string): LinkTarget | null {
+    this.lookup ??= this.reader().prepare('select id, url, status from links where domain = ? and key = ? and deleted_at is null');
+    return toTarget(this.lookup.get(domain, key));
+  }
+
+  highestId(): number {
+    return this.reader().prepare<[], number | null>('select max(id) from links').pluck().get() ?? 0;
+  }
+
+  eachNewest(limit: number, visit: (domain: string, key: string, id: number, url: string, blocked: boolean) => void): void {
+    const rows = this.reader()
+      .prepare<[number], [string, string, number, string, string]>(
+        'select domain, key, id, url, status from links where deleted_at is null order by id desc limit ?',
+      )
+      .raw()
+      .iterate(limit);
+    for (const [domain, key, id, url, status] of rows) visit(domain, key, id, url, status === 'blocked');
+  }
+
+  releaseMemory(): void {
+    this.reader().pragma('shrink_memory');
+  }
+}

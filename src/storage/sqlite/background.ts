@@ -1,0 +1,81 @@
+import { Worker } from 'node:worker_threads';
+import type SQLite from 'better-sqlite3';
+import type { ClickBatch } from '../stores.js';
+import type { ThreadData, ThreadMessage, ThreadReply } from './background-thread.js';
+
+// Work that must not run on the event loop, done by a thread with its own connection
+// (background-thread.ts):
+// - WAL checkpoints. Copying the WAL back into the database (with its fsyncs) ran
+//   inside whichever COMMIT crossed the auto-checkpoint threshold and tripled the cost
+//   of a group commit under load (docs/benchmarks.md).
+// - Click increments. Under cache-missing redirect load every click dirties a random
+//   page of link_clicks; applying them on the event loop took about a quarter of the
+//   server's time.
+
+/**
+ * The thread's module, background-thread.js beside this one. Run from source (the tests,
+ * under tsx) it is the .ts file, and since Node 20 does not hand the process's loader
+ * hooks to a worker, a one-line bootstrap registers tsx's loader in the thread first.
+ */
+function threadModule(): URL {
+  if (!import.meta.url.endsWith('.ts')) return new URL('./background-thread.js', import.meta.url);
+  const thread = new URL('./background-thread.ts', import.meta.url).href;
+  const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(thread)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
+}
+
+export interface SqliteBackground {
+  /** False once the thread has died; the caller then applies clicks itself. */
+  readonly running: boolean;
+  addClicks(batch: ClickBatch): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the background thread for a SQLite file and turns off auto-checkpoints on the server's connection. */
+export function startSqliteBackground(sqlite: SQLite.Database, path: string, checkpointMs = 250): SqliteBackground {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs } satisfies ThreadData });
+  const send = (message: ThreadMessage) => worker.postMessage(message);
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  let exited = false;
+
+  worker.on('message', (reply: ThreadReply) => {
+    const pending = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (waiting.size === 0) worker.unref();
+    if (reply.error === undefined) pending?.resolve();
+    else pending?.reject(new Error(reply.error));
+  });
+  // Should the thread die, checkpoints fall back to the writer's commits, pending click
+  // batches fail (the click counter retries them), and later ones are applied by the caller.
+  worker.on('error', () => sqlite.pragma('wal_autocheckpoint = 1000'));
+  worker.once('exit', () => {
+    exited = true;
+    for (const pending of waiting.values()) pending.reject(new Error('SQLite background thread exited'));
+    waiting.clear();
+  });
+  worker.unref();
+
+  return {
+    get running() {
+      return !exited;
+    },
+    addClicks: (batch) =>
+      new Promise<void>((resolve, reject) => {
+        if (exited) return reject(new Error('SQLite background thread exited'));
+        const id = nextId++;
+        // Referenced while a reply is owed, so a shutdown's last flush is not cut off.
+        if (waiting.size === 0) worker.ref();
+        waiting.set(id, { resolve, reject });
+        send({ type: 'clicks', id, batch });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        worker.once('exit', () => resolve());
+        worker.ref(); // keep the process alive until the last checkpoint is done
+        send({ type: 'stop' });
+      }),
+  };
+}

@@ -1,0 +1,178 @@
+// What the features see of storage: one store per aggregate, with records in the
+// features' terms. Both dialects stand behind each interface; nothing outside storage/
+// writes SQL or touches a driver (the dependency rules in .dependency-cruiser.cjs check it).
+
+export type LinkStatus = 'public' | 'blocked';
+
+export interface LinkRecord {
+  /** Also the link's `tally`. */
+  readonly id: number;
+  /** Generated code, unique across all links ever made (deleted ones included). */
+  readonly code: string;
+  /** host[:port] of the short domain. */
+  readonly domain: string;
+  /** The path segment that redirects: the slug when there is one, else the code. */
+  readonly key: string;
+  readonly slug: string | null;
+  readonly url: string;
+  readonly title: string | null;
+  readonly accountId: number;
+  readonly status: LinkStatus;
+  /** Epoch milliseconds, like every time in storage. */
+  readonly createdAt: number;
+  readonly deletedAt: number | null;
+}
+
+/** A link to create; the store draws its code. */
+export interface NewLink {
+  readonly accountId: number;
+  readonly domain: string;
+  readonly slug: string | null;
+  readonly url: string;
+  /** SHA-256 of url: the dedupe index covers it instead of the (up to 8 KB) url. */
+  readonly urlHash: Buffer;
+  readonly title: string | null;
+}
+
+/**
+ * What an insert came to when a unique index said no to the first try:
+ * - created: a new link;
+ * - duplicate: the account's live slug-less link to the same URL on the domain (dedupe);
+ * - slugTaken: the link (live or deleted, anyone's) that holds the requested slug.
+ */
+export type CreateOutcome =
+  | { readonly created: LinkRecord }
+  | { readonly duplicate: LinkRecord }
+  | { readonly slugTaken: LinkRecord };
+
+/** What a short URL resolves to, as the redirect needs it. */
+export interface LinkTarget {
+  readonly id: number;
+  readonly url: string;
+  readonly blocked: boolean;
+}
+
+/**
+ * Reads that answer without waiting: SQLite files only, on a read-only connection that
+ * sees committed rows. The redirect path uses them to stay off the event loop's queue.
+ */
+export interface SyncLinkReads {
+  /** The target of a live link, or null. */
+  target(domain: string, key: string): LinkTarget | null;
+  /** The highest link id there is (0 with none): how big an index of every link would be. */
+  highestId(): number;
+  /** Visits up to `limit` live links, newest first (flat arguments: a million of them load at start). */
+  eachNewest(limit: number, visit: (domain: string, key: string, id: number, url: string, blocked: boolean) => void): void;
+  /** Gives back the page cache a large scan filled. */
+  releaseMemory(): void;
+}
+
+export interface LinkStore {
+  /** Present on SQLite files only. */
+  readonly syncReads: SyncLinkReads | undefined;
+  /** The target of a live link, or null. */
+  target(domain: string, key: string): Promise<LinkTarget | null>;
+  /** The account's live slug-less link to this URL on the domain (the dedupe read, before any write). */
+  findDuplicate(accountId: number, domain: string, urlHash: Buffer): Promise<LinkRecord | undefined>;
+  /**
+   * Inserts a link under a code from `drawCode`, drawing again while codes collide, in one
+   * durable write. The unique indexes decide races; see CreateOutcome.
+   */
+  create(link: NewLink, drawCode: () => string): Promise<CreateOutcome>;
+  /** A live link by the key it redirects from, optionally only among one account's. */
+  findByKey(domain: string, key: string, accountId?: number): Promise<LinkRecord | undefined>;
+  /** A live link by its generated code, on one domain or any, optionally only among one account's. */
+  findByCode(code: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined>;
+  /** Marks a live link deleted and records the change; false when it was not live any more. */
+  markDeleted(link: LinkRecord): Promise<boolean>;
+  /** Sets a link's status and records the change. */
+  setStatus(link: LinkRecord, status: LinkStatus): Promise<void>;
+  /** How many live links a domain has. */
+  countLive(domain: string): Promise<number>;
+  /** The clicks counted for a link so far (flushed ones). */
+  clicksOf(linkId: number): Promise<number>;
+}
+
+/** A change to what a short URL resolves to, from the link_changes feed. */
+export interface LinkChange {
+  readonly id: number;
+  readonly domain: string;
+  readonly key: string;
+}
+
+/** The append-only feed of link changes that every instance polls (the store's own writes append to it). */
+export interface LinkChangeStore {
+  newestId(): Promise<number>;
+  /** Changes with an id above `afterId`, oldest first, at most `limit`. */
+  since(afterId: number, limit: number): Promise<LinkChange[]>;
+  /** Forgets changes recorded before `before` (epoch ms). */
+  prune(before: number): Promise<void>;
+}
+
+/**
+ * A chunk numbered by its writer (a random id per process, numbers rising by one). The
+ * number is recorded with the clicks in one transaction, so a batch retried after an
+ * unclear failure is applied at most once (migrations/0002-click-writers.ts).
+ */
+export interface ClickBatch {
+  readonly writer: string;
+  readonly seq: number;
+  readonly clicks: ReadonlyArray<readonly [linkId: number, clicks: number]>;
+}
+
+export interface ClickStore {
+  /**
+   * Adds clicks to links, additively (any number of instances can do it at once), and at
+   * most once per batch number of a writer (a retry after an unclear failure is safe).
+   */
+  add(batch: ClickBatch): Promise<void>;
+}
+
+export interface AccountRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly createdAt: number;
+}
+
+export interface TokenRecord {
+  readonly id: number;
+  readonly accountId: number;
+  readonly label: string | null;
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+  readonly revokedAt: number | null;
+}
+
+export interface AccountStore {
+  /** A new account, or undefined when the name is taken. */
+  create(name: string): Promise<AccountRecord | undefined>;
+  byName(name: string): Promise<AccountRecord | undefined>;
+  list(): Promise<AccountRecord[]>;
+  /** Stores a token by its hash (the token itself is never stored). */
+  addToken(token: { accountId: number; hash: string; label: string | null; expiresAt: number | null }): Promise<TokenRecord>;
+  tokensOf(accountId: number): Promise<TokenRecord[]>;
+  /** Revokes a live token; false when there is none with this id. */
+  revokeToken(id: number): Promise<boolean>;
+  /** The owner and expiry of an unrevoked token, by its hash. */
+  tokenByHash(hash: string): Promise<{ accountId: number; expiresAt: number | null } | undefined>;
+}
+
+export interface DomainRecord {
+  readonly hostname: string;
+  readonly urlPrefix: string;
+  /** null for a public domain; the owner for a private one. */
+  readonly accountId: number | null;
+}
+
+export interface DomainStore {
+  all(): Promise<DomainRecord[]>;
+  byHostname(hostname: string): Promise<DomainRecord | undefined>;
+  /** Public domains and, when given, one account's private ones. */
+  usableBy(accountId: number | undefined): Promise<DomainRecord[]>;
+  /** Every domain with its owner's name, by hostname. */
+  allWithOwners(): Promise<Array<DomainRecord & { owner: string | null }>>;
+  /** false when the hostname is taken. */
+  add(domain: DomainRecord): Promise<boolean>;
+  /** false when there was no such domain. */
+  remove(hostname: string): Promise<boolean>;
+}
