@@ -15,12 +15,14 @@ let all = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
   all += dt;
-  let n = byId.get(id)!;
+  const n = byId.get(id)!;
   self.set(name(n), (self.get(name(n)) ?? 0) + dt);
   const seen = new Set<string>();
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
     const key = name(byId.get(cur)!);
-    if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + dt), seen.add(key);
+    if (seen.has(key)) continue;
+    total.set(key, (total.get(key) ?? 0) + dt);
+    seen.add(key);
   }
 });
 const top = Number(topArg ?? 30);

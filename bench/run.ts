@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-'));
   const bigDb = path.join(work, 'links-big.db');
   const smallDb = path.join(work, 'links-1k.db');
-  let started = Date.now();
+  const started = Date.now();
   await preloadLinks(bigDb, DOMAIN, settings.links);
   await preloadLinks(smallDb, DOMAIN, SMALL_LINKS);
   const preloadSeconds = (Date.now() - started) / 1000;
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     processProbes: Object.fromEntries(Object.entries(picked).map(([name, { probes }]) => [name, probes])),
   };
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+  fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   printTable(results);
   if ((mode === 'full' && !customized) || flag('--docs')) writeDocsTable(path.join(ROOT, 'docs/benchmarks.md'), results);
   log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -184,7 +184,7 @@ describe('brief end to end', () => {
     for (let i = 0; i < mistakes.length; i += 2) {
       const pair = mistakes.slice(i, i + 2);
       const results = await Promise.all(pair.map(([, args, extra]) => runCli({ ...env, ...extra }, ...args)));
-      results.forEach((result, j) => failedCleanly(result, pair[j]![0]));
+      for (const [j, result] of results.entries()) failedCleanly(result, pair[j]![0]);
     }
   });
 

@@ -36,7 +36,14 @@ describe('link index (sqlite)', () => {
   const fresh = () => {
     const cache = new RedirectCache({ max: 0, ttlMs: 60_000, missingTtlMs: 60_000 });
     const service = new RedirectService(db.database, cache);
-    return { cache, service, load: (max: number) => (service.reserveIndex(max), service.loadIndex()) };
+    return {
+      cache,
+      service,
+      load: (max: number) => {
+        service.reserveIndex(max);
+        return service.loadIndex();
+      },
+    };
   };
 
   it('loads every live link, blocked ones too, and answers them with no database read', () => {

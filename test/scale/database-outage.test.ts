@@ -88,7 +88,14 @@ if (TEST_DATABASE_URL) {
       await proxy.restore();
       let recovered: HttpAnswer | undefined;
       assert.ok(
-        await eventually(async () => (recovered = await shorten('https://example.com/after-the-outage')).status === 200, 10_000, 100),
+        await eventually(
+          async () => {
+            recovered = await shorten('https://example.com/after-the-outage');
+            return recovered.status === 200;
+          },
+          10_000,
+          100,
+        ),
         `no recovery: ${recovered?.status} ${recovered?.body}`,
       );
       assert.equal((await visit(recovered!.json().code)).status, 301);

@@ -81,7 +81,7 @@ describe('normalizeUrl', () => {
   });
 
   it('rejects a URL longer than 8192 characters', () => {
-    const raw = 'https://example.com/' + 'a'.repeat(URL_MAX_LENGTH);
+    const raw = `https://example.com/${'a'.repeat(URL_MAX_LENGTH)}`;
     assert.throws(
       () => normalizeUrl(raw),
       (e: unknown) => e instanceof AppError && e.code === 'E_VALIDATION_ERROR' && e.errors?.[0]?.rule === 'maxLength',
@@ -89,7 +89,7 @@ describe('normalizeUrl', () => {
   });
 
   it('rejects a URL whose normalized form grows past 8192 characters', () => {
-    const raw = 'https://example.com/' + ' '.repeat(URL_MAX_LENGTH - 30) + 'x';
+    const raw = `https://example.com/${' '.repeat(URL_MAX_LENGTH - 30)}x`;
     assert.ok(raw.length <= URL_MAX_LENGTH);
     assert.throws(() => normalizeUrl(raw), (e: unknown) => e instanceof AppError && e.code === 'E_VALIDATION_ERROR');
   });
