@@ -36,7 +36,8 @@ export function markdownTable(r: BenchResults): string {
     '| scenario | requests/s | ratio to baseline | p50 ms | p99 ms | errors | server CPU µs/request | per round |',
     '|---|---:|---:|---:|---:|---:|---:|---|',
     ...r.scenarios.map(
-      (s) => `| ${s.name} | ${s.requestsPerSecond} | ${s.ratioToBaseline.toFixed(2)} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.cpuMicrosPerRequest} | ${s.rounds.join(', ')} |`,
+      (s) =>
+        `| ${s.name} | ${s.requestsPerSecond} | ${s.ratioToBaseline.toFixed(2)} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.cpuMicrosPerRequest} | ${s.rounds.join(', ')} |`,
     ),
     '',
     '| measure | value |',

@@ -2,12 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runLoad, type LoadResult } from './load.js';
-import { bytesPerLink, preloadLinks } from './preload.js';
-import { writeDocsTable, printTable, type BenchResults, type ScenarioResult } from './report.js';
-import { DOMAIN, SCENARIOS, type ServerName } from './scenarios.js';
 import { linkKey } from './link-keys.js';
-import { pinSelf, startBaseline, startBrief, startFastest, type RunningServer } from './servers.js';
+import { type LoadResult, runLoad } from './load.js';
+import { bytesPerLink, preloadLinks } from './preload.js';
+import { type BenchResults, printTable, type ScenarioResult, writeDocsTable } from './report.js';
+import { DOMAIN, SCENARIOS, type ServerName } from './scenarios.js';
+import { pinSelf, type RunningServer, startBaseline, startBrief, startFastest } from './servers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -31,7 +31,12 @@ if (option('--copies')) settings.copies = Number(option('--copies'));
 const only = option('--only')?.split(',');
 const scenarioList = SCENARIOS.filter((s) => !only || s.name === 'baseline' || only.includes(s.name));
 // --env CLICK_FLUSH_MS=600000,CACHE_SIZE=0: extra environment for the Brief servers (experiments).
-const serverEnv = Object.fromEntries((option('--env') ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+const serverEnv = Object.fromEntries(
+  (option('--env') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split('=') as [string, string]),
+);
 // --server DIR: benchmark another build of Brief (DIR/dist/main.js), e.g. an older commit.
 const serverDir = option('--server');
 // Only a default full run rewrites docs/benchmarks.md (or any run given --docs).
@@ -46,7 +51,7 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-'));
   const bigDb = path.join(work, 'links-big.db');
   const smallDb = path.join(work, 'links-1k.db');
-  let started = Date.now();
+  const started = Date.now();
   await preloadLinks(bigDb, DOMAIN, settings.links);
   await preloadLinks(smallDb, DOMAIN, SMALL_LINKS);
   const preloadSeconds = (Date.now() - started) / 1000;
@@ -59,7 +64,13 @@ async function main(): Promise<void> {
   // Each server is the fastest of a few processes (see startFastest); one when profiling.
   const copies = profileDir ? 1 : settings.copies;
   const probe = (name: ServerName) => async (server: RunningServer) => {
-    const spec = { port: server.port, host: DOMAIN, path: name === 'baseline' ? '/abc' : `/${linkKey(0)}`, expectStatus: 301, connections: CONNECTIONS };
+    const spec = {
+      port: server.port,
+      host: DOMAIN,
+      path: name === 'baseline' ? '/abc' : `/${linkKey(0)}`,
+      expectStatus: 301,
+      connections: CONNECTIONS,
+    };
     await runLoad({ ...spec, seconds: 1 }); // warm-up: JIT
     const cpuBefore = server.cpuSeconds();
     const { requests } = await runLoad({ ...spec, seconds: settings.probeSeconds });
@@ -67,8 +78,16 @@ async function main(): Promise<void> {
   };
   const picked = {
     baseline: await startFastest(copies, () => startBaseline(), probe('baseline')),
-    brief: await startFastest(copies, () => startBrief('brief', { dbFile: bigDb, domain: DOMAIN, nodeArgs, env: serverEnv, root: serverDir }), probe('brief')),
-    brief1k: await startFastest(copies, () => startBrief('brief1k', { dbFile: smallDb, domain: DOMAIN, env: serverEnv, root: serverDir }), probe('brief1k')),
+    brief: await startFastest(
+      copies,
+      () => startBrief('brief', { dbFile: bigDb, domain: DOMAIN, nodeArgs, env: serverEnv, root: serverDir }),
+      probe('brief'),
+    ),
+    brief1k: await startFastest(
+      copies,
+      () => startBrief('brief1k', { dbFile: smallDb, domain: DOMAIN, env: serverEnv, root: serverDir }),
+      probe('brief1k'),
+    ),
   };
   const servers: Record<ServerName, RunningServer> = { baseline: picked.baseline.server, brief: picked.brief.server, brief1k: picked.brief1k.server };
   for (const [name, { probes }] of Object.entries(picked)) {
@@ -80,7 +99,14 @@ async function main(): Promise<void> {
   try {
     if (settings.warmup > 0) {
       for (const s of scenarioList) {
-        await runLoad({ port: servers[s.server].port, host: DOMAIN, path: s.path(linksOn[s.server]), expectStatus: s.expectStatus, connections: CONNECTIONS, seconds: settings.warmup });
+        await runLoad({
+          port: servers[s.server].port,
+          host: DOMAIN,
+          path: s.path(linksOn[s.server]),
+          expectStatus: s.expectStatus,
+          connections: CONNECTIONS,
+          seconds: settings.warmup,
+        });
       }
     }
     // Alternating rounds: every scenario once per round, so drifting noise hits all alike.
@@ -98,7 +124,9 @@ async function main(): Promise<void> {
         const cpuSeconds = servers[s.server].cpuSeconds() - cpuBefore;
         runs.get(s.name)!.push({ ...result, cpuSeconds });
         const cpuPerRequest = microsPerRequest(cpuSeconds, result.requests).toFixed(1);
-        log(`round ${round} ${s.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}, server CPU ${cpuPerRequest} µs/request`);
+        log(
+          `round ${round} ${s.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}, server CPU ${cpuPerRequest} µs/request`,
+        );
       }
     }
     rss = servers.brief.rssBytes();
@@ -126,7 +154,7 @@ async function main(): Promise<void> {
     processProbes: Object.fromEntries(Object.entries(picked).map(([name, { probes }]) => [name, probes])),
   };
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+  fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   printTable(results);
   if ((mode === 'full' && !customized) || flag('--docs')) writeDocsTable(path.join(ROOT, 'docs/benchmarks.md'), results);
   log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -147,7 +175,13 @@ function aggregate(name: string, results: RoundResult[]): ScenarioResult {
     errors: results.reduce((n, r) => n + r.errors, 0),
     rounds: results.map((r) => Math.round(r.requests / r.seconds)),
     // Less noisy than requests/s when the load generator, not the server, is the limit.
-    cpuMicrosPerRequest: round(microsPerRequest(results.reduce((n, r) => n + r.cpuSeconds, 0), requests), 1),
+    cpuMicrosPerRequest: round(
+      microsPerRequest(
+        results.reduce((n, r) => n + r.cpuSeconds, 0),
+        requests,
+      ),
+      1,
+    ),
     ratioToBaseline: 0,
   };
 }

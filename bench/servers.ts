@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -93,7 +93,10 @@ export async function startBaseline(): Promise<RunningServer> {
 }
 
 /** The built server (dist/main.js serve) on a given SQLite file; `nodeArgs` e.g. --cpu-prof. */
-export async function startBrief(name: string, options: { dbFile: string; domain: string; nodeArgs?: string[]; env?: Record<string, string>; root?: string }): Promise<RunningServer> {
+export async function startBrief(
+  name: string,
+  options: { dbFile: string; domain: string; nodeArgs?: string[]; env?: Record<string, string>; root?: string },
+): Promise<RunningServer> {
   const port = await freePort();
   return start(name, port, [...(options.nodeArgs ?? []), path.join(path.resolve(options.root ?? ROOT), 'dist/main.js'), 'serve'], {
     PORT: String(port),

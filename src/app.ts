@@ -8,9 +8,8 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from
 import { linkRoutes } from './links/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import { redirectRoutes } from './redirect/routes.js';
-import { createRedirects, createServices } from './services.js';
+import { createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
-import type { Database } from './storage/database.js';
 
 export interface AppDeps {
   /** An open, migrated database. The app does not close it: whoever opened it does. */

@@ -8,9 +8,7 @@ export interface ShortDomain {
   readonly urlPrefix: string;
 }
 
-export type DatabaseTarget =
-  | { readonly kind: 'sqlite'; readonly path: string }
-  | { readonly kind: 'postgres'; readonly url: string };
+export type DatabaseTarget = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
 
 export interface Config {
   readonly port: number;

@@ -33,7 +33,11 @@ function table(rows: Array<Record<string, unknown>>): string {
   const columns = Object.keys(rows[0]!);
   const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? '-' : String(row[c]))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...cells.map(line)].join('\n');
 }
 
@@ -116,7 +120,7 @@ token
 const domain = program.command('domain').description('manage short domains');
 domain
   .command('add <hostname>')
-  .description("add a private domain of an account (--account) or a public one (--public); https:// unless a scheme is given")
+  .description('add a private domain of an account (--account) or a public one (--public); https:// unless a scheme is given')
   .option('--account <name>', 'the account that owns the private domain')
   .option('--public', 'a public domain, usable by everybody')
   .action((hostname: string, options: { account?: string; public?: boolean }) =>

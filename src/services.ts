@@ -12,7 +12,10 @@ import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
 import { RedirectPipeline } from './redirect/redirect-pipeline.js';
 import type { SharedState } from './shared-state/shared-state.js';
-import { openDatabase, type Database } from './storage/database.js';
+import { type Database, openDatabase } from './storage/database.js';
+
+export type { Database } from './storage/database.js';
+
 import { migrateToLatest } from './storage/migrate.js';
 
 /** Opens the configured database and brings its schema up to date. */

@@ -45,9 +45,7 @@ export class DomainService {
       if (this.configured.has(domain.hostname)) continue;
       entries.push({ ...toShortDomain(domain), visibility: visibilityOf(domain) });
     }
-    return entries.sort((a, b) =>
-      a.visibility === b.visibility ? (a.hostname < b.hostname ? -1 : 1) : a.visibility === 'public' ? -1 : 1,
-    );
+    return entries.sort((a, b) => (a.visibility === b.visibility ? (a.hostname < b.hostname ? -1 : 1) : a.visibility === 'public' ? -1 : 1));
   }
 
   async list(caller: Caller, query: { visibility: 'all' | Visibility; page: number; perPage: number }): Promise<DomainPage> {
@@ -142,9 +140,16 @@ export class DomainService {
 
   /** `brief domain remove`: refused while live links use the domain, so no short URL silently dies. */
   async remove(rawHostname: string): Promise<void> {
-    const hostname = rawHostname.replace(/^https?:\/\//i, '').replace(/\/+$/, '').toLowerCase();
+    const hostname = rawHostname
+      .replace(/^https?:\/\//i, '')
+      .replace(/\/+$/, '')
+      .toLowerCase();
     if (this.configured.has(hostname)) {
-      throw BriefError.invalid('hostname', 'configured', `${hostname} comes from the configuration (BASE_URL or PUBLIC_DOMAINS); change that instead`);
+      throw BriefError.invalid(
+        'hostname',
+        'configured',
+        `${hostname} comes from the configuration (BASE_URL or PUBLIC_DOMAINS); change that instead`,
+      );
     }
     const live = await this.links.countLive(hostname);
     if (live > 0) {

@@ -16,7 +16,7 @@ const listSchema = {
 type ListQuery = { page: number; perPage: number; visibility: 'all' | Visibility };
 
 export function domainRoutes(domains: DomainService, authenticate: Authenticate) {
-  return async function (app: FastifyInstance) {
+  return async (app: FastifyInstance) => {
     app.get<{ Querystring: ListQuery }>('/shorten-domains', { schema: listSchema }, async (request) => {
       const caller = await authenticate(request);
       return domains.list(caller, request.query);

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { BriefError, type FieldError } from '../errors.js';
 import { NOT_FOUND_PAGE } from '../redirect/pages.js';
 import { isConnectionError } from '../storage/connection-errors.js';
-import { ERROR_STATUS, statusOf, type HttpErrorCode } from './error-status.js';
+import { ERROR_STATUS, type HttpErrorCode, statusOf } from './error-status.js';
 
 interface AjvError {
   keyword: string;

@@ -10,6 +10,7 @@ export const SLUG_MAX_LENGTH = 64;
 export const LINK_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** First path segments that belong to Brief itself (now or on the roadmap), never to a link. */
+// biome-ignore format: a list of words reads best as lines of words
 export const RESERVED_SLUGS = new Set([
   'v1', 'v2', 'v3', 'api', 'admin', 'health', 'healthz', 'ready', 'readyz', 'live', 'livez', 'metrics',
   'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app',

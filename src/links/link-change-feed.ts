@@ -1,5 +1,5 @@
 import type { Log } from '../log.js';
-import { LocalChangeBus, type ChangeBus } from '../shared-state/change-bus.js';
+import { type ChangeBus, LocalChangeBus } from '../shared-state/change-bus.js';
 import type { LinkChangeStore } from '../storage/stores.js';
 
 // PostgreSQL may commit ids out of order; rows this far below the newest one seen are

@@ -34,6 +34,7 @@ export function parseLinkReference(raw: string, defaultDomain: string): LinkRefe
     key = text.slice(slash + 1);
   }
   // Control characters and spaces never occur in a host (and PostgreSQL refuses NUL in a query).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   if (!domain || /[\s\u0000-\u001f\u007f]/.test(domain) || !KEY.test(key)) return null;
   return { domain, key, explicitDomain: true };
 }

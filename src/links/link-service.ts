@@ -7,7 +7,7 @@ import type { LinkRecord, LinkStatus, LinkStore } from '../storage/stores.js';
 import { generateCode, validateSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
 import { parseLinkReference } from './link-reference.js';
-import { toLinkView, type LinkView } from './link-view.js';
+import { type LinkView, toLinkView } from './link-view.js';
 import { normalizeUrl } from './normalize-url.js';
 
 export const TITLE_MAX_LENGTH = 512;
@@ -36,7 +36,7 @@ export class LinkService {
       throw BriefError.invalid('title', 'maxLength', `The title field must not be greater than ${TITLE_MAX_LENGTH} characters`);
     }
     // PostgreSQL cannot store NUL in text; refuse it on every dialect alike.
-    if (title !== null && title.includes('\u0000')) throw BriefError.invalid('title', 'regex', 'The title field format is invalid');
+    if (title?.includes('\u0000')) throw BriefError.invalid('title', 'regex', 'The title field format is invalid');
     const slug = input.slug ? validateSlug(input.slug) : null;
     const domain = await this.domains.forShorten(caller, input.domain || undefined);
     if (await this.domains.isShortHost(url.host, url.hostname)) {

@@ -17,7 +17,7 @@ const shortenSchema = {
 } as const;
 
 export function linkRoutes(links: LinkService, authenticate: Authenticate) {
-  return async function (app: FastifyInstance) {
+  return async (app: FastifyInstance) => {
     app.get<{ Querystring: ShortenInput }>('/shorten', { schema: shortenSchema }, async (request) => {
       const caller = await authenticate(request);
       return links.shorten(caller, request.query);

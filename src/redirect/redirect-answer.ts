@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
-import { BLOCKED_PAGE, NOT_FOUND_PAGE } from './pages.js';
 import type { LinkTarget } from '../storage/stores.js';
+import { BLOCKED_PAGE, NOT_FOUND_PAGE } from './pages.js';
 
 /** A complete redirect response: what both the Fastify route and the raw fast path send. */
 export interface RedirectAnswer {

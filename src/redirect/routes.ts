@@ -6,7 +6,7 @@ import type { RedirectPipeline } from './redirect-pipeline.js';
  * query string, a cache miss on PostgreSQL) and every app.inject, with the same pipeline.
  */
 export function redirectRoutes(pipeline: RedirectPipeline) {
-  return async function (app: FastifyInstance) {
+  return async (app: FastifyInstance) => {
     app.get<{ Params: { key: string } }>('/:key', async (request, reply) => {
       const answer = await pipeline.answer(request.raw, request.params.key);
       // Not a redirect (a reserved word): the not-found handler answers, JSON under /v2.

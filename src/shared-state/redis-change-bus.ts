@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChangeBus } from './change-bus.js';
 import type { Log } from '../log.js';
+import type { ChangeBus } from './change-bus.js';
 import { closeRedis, connectRedis, delay } from './redis-connection.js';
 
 // Start-up waits this long for the subscription, so a healthy Redis is listened to
@@ -49,7 +49,8 @@ export class RedisChangeBus implements ChangeBus {
     // subscribes again by itself after every reconnect.
     // It waits for Redis as long as it takes (maxRetriesPerRequest: null), so an instance
     // that started while Redis was down subscribes once Redis is back.
-    const subscriber = (this.subscriber ??= connectRedis(this.url, 'subscriber', this.log, { maxRetriesPerRequest: null }));
+    this.subscriber ??= connectRedis(this.url, 'subscriber', this.log, { maxRetriesPerRequest: null });
+    const subscriber = this.subscriber;
     subscriber.on('message', (channel: string, raw: string) => {
       if (channel !== this.channel) return;
       const message = parse(raw);

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Log } from '../log.js';
-import { LocalChangeBus, type ChangeBus } from './change-bus.js';
+import { type ChangeBus, LocalChangeBus } from './change-bus.js';
 import { RedisChangeBus } from './redis-change-bus.js';
 
 /**

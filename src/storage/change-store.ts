@@ -13,7 +13,13 @@ export class SqlLinkChangeStore implements LinkChangeStore {
   }
 
   since(afterId: number, limit: number): Promise<LinkChange[]> {
-    return this.connection.db.selectFrom('link_changes').select(['id', 'domain', 'key']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return this.connection.db
+      .selectFrom('link_changes')
+      .select(['id', 'domain', 'key'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   async prune(before: number): Promise<void> {

@@ -24,7 +24,11 @@ export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks
     .returning('writer')
     .executeTakeFirst();
   if (!claimed) return; // applied before: the attempt that seemed to fail had committed
-  if (seq === 1) await trx.deleteFrom('click_writers').where('updated_at', '<', now - WRITER_RETENTION_MS).execute();
+  if (seq === 1)
+    await trx
+      .deleteFrom('click_writers')
+      .where('updated_at', '<', now - WRITER_RETENTION_MS)
+      .execute();
   await trx
     .insertInto('link_clicks')
     .values(clicks.map(([link_id, n]) => ({ link_id, clicks: n })))

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
-import { startSqliteBackground, type SqliteBackground } from './sqlite/background.js';
+import { type SqliteBackground, startSqliteBackground } from './sqlite/background.js';
 import { openSqliteReader } from './sqlite/reader.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
 import { WriteBatcher } from './sqlite/write-batcher.js';

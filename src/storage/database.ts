@@ -3,7 +3,7 @@ import type { DatabaseTarget } from '../config.js';
 import { SqlAccountStore } from './account-store.js';
 import { SqlLinkChangeStore } from './change-store.js';
 import { SqlClickStore } from './click-store.js';
-import { openConnection, type Connection, type ConnectionOptions, type Dialect } from './connection.js';
+import { type Connection, type ConnectionOptions, type Dialect, openConnection } from './connection.js';
 import { SqlDomainStore } from './domain-store.js';
 import { SqlLinkStore } from './link-store.js';
 import type { AccountStore, ClickStore, DomainStore, LinkChangeStore, LinkStore } from './stores.js';

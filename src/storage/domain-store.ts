@@ -26,7 +26,9 @@ export class SqlDomainStore implements DomainStore {
     const rows = await this.connection.db
       .selectFrom('domains')
       .select(COLUMNS)
-      .where((eb) => (accountId === undefined ? eb('account_id', 'is', null) : eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)])))
+      .where((eb) =>
+        accountId === undefined ? eb('account_id', 'is', null) : eb.or([eb('account_id', 'is', null), eb('account_id', '=', accountId)]),
+      )
       .execute();
     return rows.map(toDomain);
   }

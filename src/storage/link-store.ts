@@ -112,7 +112,12 @@ export class SqlLinkStore implements LinkStore {
 
   markDeleted(link: LinkRecord): Promise<boolean> {
     return this.connection.write(async (db) => {
-      const result = await db.updateTable('links').set({ deleted_at: Date.now() }).where('id', '=', link.id).where('deleted_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('links')
+        .set({ deleted_at: Date.now() })
+        .where('id', '=', link.id)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       await recordChange(db, link);
       return true;

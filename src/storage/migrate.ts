@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database } from './database.js';
 import { initial } from './migrations/0001-initial.js';
 import { clickWriters } from './migrations/0002-click-writers.js';

@@ -40,10 +40,7 @@ export interface NewLink {
  * - duplicate: the account's live slug-less link to the same URL on the domain (dedupe);
  * - slugTaken: the link (live or deleted, anyone's) that holds the requested slug.
  */
-export type CreateOutcome =
-  | { readonly created: LinkRecord }
-  | { readonly duplicate: LinkRecord }
-  | { readonly slugTaken: LinkRecord };
+export type CreateOutcome = { readonly created: LinkRecord } | { readonly duplicate: LinkRecord } | { readonly slugTaken: LinkRecord };
 
 /** What a short URL resolves to, as the redirect needs it. */
 export interface LinkTarget {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort, hostRequest, runCli, startServer, type CliResult, type ServerProcess } from '../support/process.js';
+import { type CliResult, freePort, hostRequest, runCli, type ServerProcess, startServer } from '../support/process.js';
 
 const SHORT_HOST = 'short.e2e';
 const TEAM_HOST = 'team.e2e';
@@ -184,7 +184,7 @@ describe('brief end to end', () => {
     for (let i = 0; i < mistakes.length; i += 2) {
       const pair = mistakes.slice(i, i + 2);
       const results = await Promise.all(pair.map(([, args, extra]) => runCli({ ...env, ...extra }, ...args)));
-      results.forEach((result, j) => failedCleanly(result, pair[j]![0]));
+      for (const [j, result] of results.entries()) failedCleanly(result, pair[j]![0]);
     }
   });
 

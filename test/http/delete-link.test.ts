@@ -1,7 +1,7 @@
 // Issue 2, API behaviour 5: DELETE /v2/links/{link}.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BASE_HOST, qs, useTestApp, type TestAccount } from '../support/app.js';
+import { BASE_HOST, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
 let counter = 0;

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase, type Database } from '../../src/storage/database.js';
-import { storedClicks } from '../support/database.js';
+import { type Database, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import { storedClicks } from '../support/database.js';
 
 const HOST = 'brief.test';
 let dir: string;
@@ -42,7 +42,12 @@ const comparable = (r: Awaited<ReturnType<typeof request>>) => ({
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-fast-path-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, BASE_URL: `http://${HOST}`, LOG_LEVEL: 'silent', CLICK_FLUSH_MS: '10' });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
+    BASE_URL: `http://${HOST}`,
+    LOG_LEVEL: 'silent',
+    CLICK_FLUSH_MS: '10',
+  });
   database = openDatabase(config.database);
   await migrateToLatest(database);
   app = buildApp(config, { database });

@@ -1,7 +1,7 @@
 // Issue 2, API behaviour 6: redirects by Host, blocked links, REDIRECT_STATUS, click counting.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BASE_HOST, buildTestApp, eventually, PUBLIC_HOST, qs, useTestApp, type TestApp } from '../support/app.js';
+import { BASE_HOST, buildTestApp, eventually, PUBLIC_HOST, qs, type TestApp, useTestApp } from '../support/app.js';
 import { dialects, storedClicks } from '../support/database.js';
 
 let counter = 0;
@@ -16,7 +16,8 @@ async function make(t: TestApp, params: Record<string, string> = {}, headers: Re
 for (const dialect of dialects) {
   describe(`redirects (${dialect})`, () => {
     const ctx = useTestApp(dialect);
-    const visit = (host: string, key: string, method: 'GET' | 'HEAD' = 'GET', t = ctx.t) => t.app.inject({ method, url: `/${key}`, headers: { host } });
+    const visit = (host: string, key: string, method: 'GET' | 'HEAD' = 'GET', t = ctx.t) =>
+      t.app.inject({ method, url: `/${key}`, headers: { host } });
 
     it('answers GET and HEAD with 301, Location = the stored URL and a short private cache', async () => {
       const link = await make(ctx.t);

@@ -1,7 +1,7 @@
 // Issue 2, API behaviour 4: GET /v2/shorten-domains.
 import assert from 'node:assert/strict';
-import { describe, it, before } from 'node:test';
-import { useTestApp, type TestAccount } from '../support/app.js';
+import { before, describe, it } from 'node:test';
+import { type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
 for (const dialect of dialects) {

@@ -85,7 +85,15 @@ for (const dialect of dialects) {
       });
 
       it('must be an absolute http(s) URL', async () => {
-        for (const url of ['javascript:alert(1)', 'data:text/plain,hi', 'ftp://example.com/f', '/relative', 'example.com/x', 'http:example.com', 'mailto:a@b.c']) {
+        for (const url of [
+          'javascript:alert(1)',
+          'data:text/plain,hi',
+          'ftp://example.com/f',
+          '/relative',
+          'example.com/x',
+          'http:example.com',
+          'mailto:a@b.c',
+        ]) {
           await invalid({ url }, 'url', 'The url field must be a valid URL');
         }
       });
@@ -310,7 +318,10 @@ for (const dialect of dialects) {
         assert.notEqual(row.deleted_at, null, 'a deleted link keeps its row, so its code stays taken');
         const { id: _id, ...copy } = row;
         await assert.rejects(
-          ctx.t.database.db.insertInto('links').values({ ...copy, domain: PUBLIC_HOST, key: 'other-key', deleted_at: null }).execute(),
+          ctx.t.database.db
+            .insertInto('links')
+            .values({ ...copy, domain: PUBLIC_HOST, key: 'other-key', deleted_at: null })
+            .execute(),
           'the database refuses a second link with the same code',
         );
         const more = await Promise.all(Array.from({ length: 50 }, () => ok({ url: freshUrl('more') }, account.headers)));

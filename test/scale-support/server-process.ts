@@ -1,5 +1,5 @@
 // Runs the built server (`node dist/main.js serve`) as a real process, and the CLI.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { freePort, MAIN } from '../support/process.js';
 

@@ -2,7 +2,7 @@
 // keep working, nothing crashes, and the service recovers by itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, request, ServerProcess, type HttpAnswer } from '../scale-support/server-process.js';
+import { eventually, type HttpAnswer, request, ServerProcess } from '../scale-support/server-process.js';
 import { TcpProxy } from '../scale-support/tcp-proxy.js';
 import { adminQuery, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../scale-support/test-services.js';
 
@@ -88,7 +88,14 @@ if (TEST_DATABASE_URL) {
       await proxy.restore();
       let recovered: HttpAnswer | undefined;
       assert.ok(
-        await eventually(async () => (recovered = await shorten('https://example.com/after-the-outage')).status === 200, 10_000, 100),
+        await eventually(
+          async () => {
+            recovered = await shorten('https://example.com/after-the-outage');
+            return recovered.status === 200;
+          },
+          10_000,
+          100,
+        ),
         `no recovery: ${recovered?.status} ${recovered?.body}`,
       );
       assert.equal((await visit(recovered!.json().code)).status, 301);
@@ -96,7 +103,11 @@ if (TEST_DATABASE_URL) {
 
       // Clicks counted while the database was away were kept and written after it returned.
       assert.equal(await server.stop(), 0, server.log);
-      const rows = await adminQuery<{ clicks: number }>(testDb.url, 'select coalesce(c.clicks, 0)::int as clicks from links l left join link_clicks c on c.link_id = l.id where l.code = $1', [code]);
+      const rows = await adminQuery<{ clicks: number }>(
+        testDb.url,
+        'select coalesce(c.clicks, 0)::int as clicks from links l left join link_clicks c on c.link_id = l.id where l.code = $1',
+        [code],
+      );
       assert.equal(rows[0]!.clicks, clicks);
     });
   });

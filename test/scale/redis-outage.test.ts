@@ -2,9 +2,9 @@
 // crashes, and pub/sub invalidation resumes by itself when Redis returns.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, request, runCli, sleep, ServerProcess } from '../scale-support/server-process.js';
+import { eventually, request, runCli, ServerProcess, sleep } from '../scale-support/server-process.js';
 import { TcpProxy } from '../scale-support/tcp-proxy.js';
-import { createTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, type TestDatabase } from '../scale-support/test-services.js';
+import { createTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL, type TestDatabase, uniqueName } from '../scale-support/test-services.js';
 
 const SHORT_HOST = 'short.test';
 
@@ -50,8 +50,7 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
     const shorten = (server: ServerProcess, url: string) =>
       request(server.port, 'GET', `/v2/shorten?${new URLSearchParams({ url })}`, { authorization: `Bearer ${token}` });
     const visit = (server: ServerProcess, key: string) => request(server.port, 'GET', `/${key}`, { host: SHORT_HOST });
-    const remove = (server: ServerProcess, code: string) =>
-      request(server.port, 'DELETE', `/v2/links/${code}`, { authorization: `Bearer ${token}` });
+    const remove = (server: ServerProcess, code: string) => request(server.port, 'DELETE', `/v2/links/${code}`, { authorization: `Bearer ${token}` });
 
     it('keeps serving while Redis is gone', async () => {
       await proxy.cut();

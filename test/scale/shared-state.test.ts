@@ -46,7 +46,11 @@ if (TEST_REDIS_URL) {
     it('delivers link changes to every other process, not back to the sender', async () => {
       const [one, two] = [new RedisChangeBus(redisUrl, prefix, log), new RedisChangeBus(redisUrl, prefix, log)];
       const other = new RedisChangeBus(redisUrl, `${prefix}other:`, log);
-      closers.push(() => one.close(), () => two.close(), () => other.close());
+      closers.push(
+        () => one.close(),
+        () => two.close(),
+        () => other.close(),
+      );
       const heardByOne: string[] = [];
       const heardByTwo: string[] = [];
       const heardByOther: string[] = [];

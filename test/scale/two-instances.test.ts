@@ -2,8 +2,8 @@
 // load balancer: links, deletes, dedupe, slugs and clicks must hold across them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, request, runCli, ServerProcess, type HttpAnswer } from '../scale-support/server-process.js';
-import { adminQuery, createTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName, type TestDatabase } from '../scale-support/test-services.js';
+import { eventually, type HttpAnswer, request, runCli, ServerProcess } from '../scale-support/server-process.js';
+import { adminQuery, createTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL, type TestDatabase, uniqueName } from '../scale-support/test-services.js';
 
 const SHORT_HOST = 'short.test';
 
@@ -92,7 +92,9 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
       assertAllOk(answers);
       const codes = new Set(answers.map((r) => r.json().code));
       assert.equal(codes.size, 1, `got ${codes.size} different links`);
-      const rows = await adminQuery<{ n: number }>(testDb.url, `select count(*)::int as n from links where url = $1`, ['https://example.com/same-for-everybody']);
+      const rows = await adminQuery<{ n: number }>(testDb.url, `select count(*)::int as n from links where url = $1`, [
+        'https://example.com/same-for-everybody',
+      ]);
       assert.equal(rows[0]!.n, 1);
     });
 
@@ -121,7 +123,11 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
 
       // A clean stop writes what each instance still holds in memory.
       assert.deepEqual(await Promise.all([a.stop(), b.stop()]), [0, 0]);
-      const rows = await adminQuery<{ clicks: number }>(testDb.url, `select coalesce(c.clicks, 0)::int as clicks from links l left join link_clicks c on c.link_id = l.id where l.code = $1`, [code]);
+      const rows = await adminQuery<{ clicks: number }>(
+        testDb.url,
+        `select coalesce(c.clicks, 0)::int as clicks from links l left join link_clicks c on c.link_id = l.id where l.code = $1`,
+        [code],
+      );
       assert.equal(rows[0]!.clicks, onA + onB);
     });
   });

@@ -39,8 +39,22 @@ for (const dialect of dialects) {
     };
 
     it('applies a batch once per writer and number, and adds up across writers', async () => {
-      await t.database.clicks.add({ writer: 'w1', seq: 1, clicks: [[9001, 3], [9002, 1]] });
-      await t.database.clicks.add({ writer: 'w1', seq: 1, clicks: [[9001, 3], [9002, 1]] });
+      await t.database.clicks.add({
+        writer: 'w1',
+        seq: 1,
+        clicks: [
+          [9001, 3],
+          [9002, 1],
+        ],
+      });
+      await t.database.clicks.add({
+        writer: 'w1',
+        seq: 1,
+        clicks: [
+          [9001, 3],
+          [9002, 1],
+        ],
+      });
       assert.deepEqual(await stored([9001, 9002]), [3, 1]);
       await t.database.clicks.add({ writer: 'w1', seq: 2, clicks: [[9001, 2]] });
       await t.database.clicks.add({ writer: 'w1', seq: 1, clicks: [[9001, 3]] });
@@ -50,7 +64,10 @@ for (const dialect of dialects) {
     });
 
     it('does not count clicks twice when a flush committed but reported a failure', async () => {
-      const counter = new ClickCounter(failing((call) => (call === 1 ? 'after-commit' : undefined)), quiet);
+      const counter = new ClickCounter(
+        failing((call) => (call === 1 ? 'after-commit' : undefined)),
+        quiet,
+      );
       for (let i = 0; i < 4; i++) counter.count(9101);
       await counter.flush(); // committed, but the instance cannot know
       counter.count(9101);
@@ -61,16 +78,25 @@ for (const dialect of dialects) {
     it('keeps the counts of a flush that failed before committing, in every chunk', async () => {
       // 450 links make three chunks; the second fails, the third is never sent.
       const ids = Array.from({ length: 450 }, (_, i) => 9200 + i);
-      const counter = new ClickCounter(failing((call) => (call === 2 ? 'before-commit' : undefined)), quiet);
+      const counter = new ClickCounter(
+        failing((call) => (call === 2 ? 'before-commit' : undefined)),
+        quiet,
+      );
       for (const id of ids) counter.count(id);
       await counter.flush();
       for (const id of ids) counter.count(id);
       await counter.flush();
-      assert.deepEqual(await stored(ids), ids.map(() => 2));
+      assert.deepEqual(
+        await stored(ids),
+        ids.map(() => 2),
+      );
     });
 
     it('writes what is left when stopped, after an unclear failure too', async () => {
-      const counter = new ClickCounter(failing((call) => (call === 1 ? 'after-commit' : undefined)), quiet);
+      const counter = new ClickCounter(
+        failing((call) => (call === 1 ? 'after-commit' : undefined)),
+        quiet,
+      );
       counter.count(9701);
       await counter.flush();
       counter.count(9701);

@@ -2,7 +2,7 @@
 // connection of its own, so the server's event loop does not.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openConnection, type Connection } from '../../src/storage/connection.js';
+import { type Connection, openConnection } from '../../src/storage/connection.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('SQLite background thread', () => {
@@ -20,12 +20,37 @@ describe('SQLite background thread', () => {
   it('runs for a file, and applies click batches once per writer and number', async () => {
     const background = connection.background;
     assert.ok(background, 'a SQLite file has a background thread');
-    await background.addClicks({ writer: 'bg', seq: 1, clicks: [[501, 2], [502, 1]] });
-    await background.addClicks({ writer: 'bg', seq: 1, clicks: [[501, 2], [502, 1]] });
+    await background.addClicks({
+      writer: 'bg',
+      seq: 1,
+      clicks: [
+        [501, 2],
+        [502, 1],
+      ],
+    });
+    await background.addClicks({
+      writer: 'bg',
+      seq: 1,
+      clicks: [
+        [501, 2],
+        [502, 1],
+      ],
+    });
     await background.addClicks({ writer: 'bg', seq: 2, clicks: [[501, 3]] });
     assert.equal(background.running, true, 'the thread is alive: the clicks were not applied by a fall-back');
-    const rows = await t.database.db.selectFrom('link_clicks').select(['link_id', 'clicks']).where('link_id', 'in', [501, 502]).orderBy('link_id').execute();
-    assert.deepEqual(rows.map((r) => [Number(r.link_id), Number(r.clicks)]), [[501, 5], [502, 1]]);
+    const rows = await t.database.db
+      .selectFrom('link_clicks')
+      .select(['link_id', 'clicks'])
+      .where('link_id', 'in', [501, 502])
+      .orderBy('link_id')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [Number(r.link_id), Number(r.clicks)]),
+      [
+        [501, 5],
+        [502, 1],
+      ],
+    );
   });
 
   it('has none for an in-memory database', async () => {

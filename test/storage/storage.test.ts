@@ -49,7 +49,12 @@ for (const dialect of dialects) {
     it('commits concurrent writes, and a failing write fails alone', async () => {
       const results = await Promise.allSettled([
         t.database.write((db) => db.insertInto('links').values(link('gc-one')).execute()),
-        t.database.write((db) => db.insertInto('links').values(link('gc-one', { domain: 'pub.test' })).execute()),
+        t.database.write((db) =>
+          db
+            .insertInto('links')
+            .values(link('gc-one', { domain: 'pub.test' }))
+            .execute(),
+        ),
         t.database.write((db) => db.insertInto('links').values(link('gc-two')).execute()),
       ]);
       assert.deepEqual(
@@ -57,7 +62,10 @@ for (const dialect of dialects) {
         ['fulfilled', 'rejected', 'fulfilled'],
       );
       const codes = await t.database.db.selectFrom('links').select('code').where('code', 'in', ['gc-one', 'gc-two']).orderBy('code').execute();
-      assert.deepEqual(codes.map((r) => r.code), ['gc-one', 'gc-two']);
+      assert.deepEqual(
+        codes.map((r) => r.code),
+        ['gc-one', 'gc-two'],
+      );
     });
 
     it('undoes what a write did before it threw, and only that', async () => {
@@ -73,18 +81,40 @@ for (const dialect of dialects) {
         ['rejected', 'fulfilled'],
       );
       const codes = await t.database.db.selectFrom('links').select('code').where('code', 'in', ['undone', 'kept']).execute();
-      assert.deepEqual(codes.map((r) => r.code), ['kept']);
+      assert.deepEqual(
+        codes.map((r) => r.code),
+        ['kept'],
+      );
     });
 
     it('refuses a second link with a code, even if the first is deleted', async () => {
-      await t.database.db.insertInto('links').values(link('once', { deleted_at: Date.now() })).execute();
-      await assert.rejects(t.database.db.insertInto('links').values(link('once', { key: 'elsewhere', domain: 'pub.test' })).execute());
+      await t.database.db
+        .insertInto('links')
+        .values(link('once', { deleted_at: Date.now() }))
+        .execute();
+      await assert.rejects(
+        t.database.db
+          .insertInto('links')
+          .values(link('once', { key: 'elsewhere', domain: 'pub.test' }))
+          .execute(),
+      );
     });
 
     it('refuses a second link on one domain and key', async () => {
-      await t.database.db.insertInto('links').values(link('dk-a', { key: 'same-key', slug: 'same-key' })).execute();
-      await assert.rejects(t.database.db.insertInto('links').values(link('dk-b', { key: 'same-key', slug: 'same-key' })).execute());
-      await t.database.db.insertInto('links').values(link('dk-c', { key: 'same-key', slug: 'same-key', domain: 'pub.test' })).execute();
+      await t.database.db
+        .insertInto('links')
+        .values(link('dk-a', { key: 'same-key', slug: 'same-key' }))
+        .execute();
+      await assert.rejects(
+        t.database.db
+          .insertInto('links')
+          .values(link('dk-b', { key: 'same-key', slug: 'same-key' }))
+          .execute(),
+      );
+      await t.database.db
+        .insertInto('links')
+        .values(link('dk-c', { key: 'same-key', slug: 'same-key', domain: 'pub.test' }))
+        .execute();
     });
 
     it('allows one live slug-less link per account, domain and URL', async () => {
@@ -93,8 +123,14 @@ for (const dialect of dialects) {
       await t.database.db.insertInto('links').values(link('dd-a', same)).execute();
       await assert.rejects(t.database.db.insertInto('links').values(link('dd-b', same)).execute());
       // A slugged link, another domain, or after deletion: allowed.
-      await t.database.db.insertInto('links').values(link('dd-c', { ...same, slug: 'dd-c' })).execute();
-      await t.database.db.insertInto('links').values(link('dd-d', { ...same, domain: 'pub.test' })).execute();
+      await t.database.db
+        .insertInto('links')
+        .values(link('dd-c', { ...same, slug: 'dd-c' }))
+        .execute();
+      await t.database.db
+        .insertInto('links')
+        .values(link('dd-d', { ...same, domain: 'pub.test' }))
+        .execute();
       await t.database.db.updateTable('links').set({ deleted_at: Date.now() }).where('code', '=', 'dd-a').execute();
       await t.database.db.insertInto('links').values(link('dd-e', same)).execute();
     });

@@ -4,7 +4,7 @@ import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import type { DomainService } from '../../src/domains/domain-service.js';
 import type { LinkService } from '../../src/links/link-service.js';
 import { createServices } from '../../src/services.js';

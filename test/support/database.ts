@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase } from '../scale-support/test-services.js';
-import { openDatabase, type Database, type Dialect } from '../../src/storage/database.js';
+import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import { createTestDatabase } from '../scale-support/test-services.js';
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
 

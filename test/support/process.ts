@@ -1,5 +1,5 @@
 // The built server and CLI as real processes (dist/main.js), for end-to-end tests.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';

@@ -13,7 +13,12 @@ describe('ClickTally', () => {
     for (const id of [5, 3, 5, 2 ** 40, 5, 3]) tally.add(id);
     tally.add(7, 10);
     assert.equal(tally.size, 4);
-    assert.deepEqual(pairs(tally), [[3, 2], [5, 3], [7, 10], [2 ** 40, 1]]);
+    assert.deepEqual(pairs(tally), [
+      [3, 2],
+      [5, 3],
+      [7, 10],
+      [2 ** 40, 1],
+    ]);
     assert.equal(tally.size, 0);
     assert.deepEqual(pairs(tally), []);
     tally.add(3);

@@ -59,7 +59,10 @@ describe('validateSlug', () => {
   it('rejects other characters with "The slug field format is invalid"', () => {
     for (const slug of ['with space', 'a/b', 'a.b', 'ümlaut', 'a%20', 'semi;colon', 'a?b', 'a#b', '', 'tab\t', 'nul\0']) {
       if (slug === '') {
-        assert.throws(() => validateSlug(slug), (e: unknown) => e instanceof BriefError && e.errors?.[0]?.field === 'slug');
+        assert.throws(
+          () => validateSlug(slug),
+          (e: unknown) => e instanceof BriefError && e.errors?.[0]?.field === 'slug',
+        );
         continue;
       }
       assert.throws(() => validateSlug(slug), { message: 'The slug field format is invalid' });

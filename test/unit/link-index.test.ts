@@ -53,8 +53,8 @@ describe('LinkIndex', () => {
   it('gives back http and https URLs (stored without their scheme) and any other URL exactly', () => {
     const index = new LinkIndex(10);
     const urls = ['http://example.com/a', 'https://example.com/b', 'https://', 'ftp://legacy.example/c', 'httpsx://odd/d'];
-    urls.forEach((url, i) => index.put('d', `k${i}`, i + 1, url, false));
-    urls.forEach((url, i) => assert.deepEqual(index.get('d', `k${i}`), { id: i + 1, url, blocked: false }));
+    for (const [i, url] of urls.entries()) index.put('d', `k${i}`, i + 1, url, false);
+    for (const [i, url] of urls.entries()) assert.deepEqual(index.get('d', `k${i}`), { id: i + 1, url, blocked: false });
   });
 
   it('takes a new id or URL for a link it holds, and refuses a URL it has no room for', () => {

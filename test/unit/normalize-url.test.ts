@@ -77,12 +77,15 @@ describe('normalizeUrl', () => {
 
   it('rejects an empty or blank URL as undefined', () => {
     for (const raw of ['', '   ']) {
-      assert.throws(() => normalizeUrl(raw), (e: unknown) => e instanceof BriefError && e.message === 'The url field must be defined');
+      assert.throws(
+        () => normalizeUrl(raw),
+        (e: unknown) => e instanceof BriefError && e.message === 'The url field must be defined',
+      );
     }
   });
 
   it('rejects a URL longer than 8192 characters', () => {
-    const raw = 'https://example.com/' + 'a'.repeat(URL_MAX_LENGTH);
+    const raw = `https://example.com/${'a'.repeat(URL_MAX_LENGTH)}`;
     assert.throws(
       () => normalizeUrl(raw),
       (e: unknown) => e instanceof BriefError && e.code === 'E_VALIDATION_ERROR' && e.errors?.[0]?.rule === 'maxLength',
@@ -90,9 +93,12 @@ describe('normalizeUrl', () => {
   });
 
   it('rejects a URL whose normalized form grows past 8192 characters', () => {
-    const raw = 'https://example.com/' + ' '.repeat(URL_MAX_LENGTH - 30) + 'x';
+    const raw = `https://example.com/${' '.repeat(URL_MAX_LENGTH - 30)}x`;
     assert.ok(raw.length <= URL_MAX_LENGTH);
-    assert.throws(() => normalizeUrl(raw), (e: unknown) => e instanceof BriefError && e.code === 'E_VALIDATION_ERROR');
+    assert.throws(
+      () => normalizeUrl(raw),
+      (e: unknown) => e instanceof BriefError && e.code === 'E_VALIDATION_ERROR',
+    );
   });
 
   it('uses the v2 message for an invalid URL', () => {

@@ -56,7 +56,7 @@ describe('RedirectPipeline', () => {
     assert.deepEqual(seen, []);
   });
 
-  it("leaves reserved words to the router at both doors, in any case", async () => {
+  it('leaves reserved words to the router at both doors, in any case', async () => {
     const { redirects } = pipeline();
     assert.equal(redirects.answerNow(request('GET', '/v2')), undefined);
     assert.equal(redirects.answerNow(request('GET', '/Docs')), undefined);

@@ -1,5 +1,5 @@
-import { FNV_OFFSET, fnvMix, fnvText } from './fnv.js';
 import type { LinkTarget } from '../../storage/stores.js';
+import { FNV_OFFSET, fnvMix, fnvText } from './fnv.js';
 
 const LIVE = 0;
 const BLOCKED = 1;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../connection.js';
 
 // Written once for both dialects; `id` is the only column whose SQL differs.

@@ -19,6 +19,7 @@ type Job<T> = {
  * transaction on the pool (see connection.ts).
  */
 export class WriteBatcher {
+  // biome-ignore lint/suspicious/noExplicitAny: one queue holds jobs of every result type; run<T>() keeps each caller typed
   private queue: Job<any>[] = [];
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();

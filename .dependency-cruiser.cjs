@@ -1,0 +1,87 @@
+// Dependency rules for src/ (`npm run depcheck`). Tests and benchmarks may reach anything: the rules
+// below constrain only modules under src/, and the check cruises src/ alone.
+
+/** Feature and core modules that must not depend on the HTTP layer. */
+const FEATURES = '^src/(?:accounts|domains|links|redirect|shared-state|storage|analytics)/|^src/(?:config|errors)[.]ts$';
+/** A feature's routes are its HTTP edge: they may use src/http/. */
+const ROUTES = ['/routes[.]ts$', '-routes[.]ts$'];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle in src/: break it by moving what both sides need into a module of its own.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'features-not-http',
+      severity: 'error',
+      comment:
+        'Features and core modules must not depend on src/http/ (Fastify, errors as HTTP answers). ' +
+        "Only a feature's routes.ts or *-routes.ts, its HTTP edge, may.",
+      from: { path: FEATURES, pathNot: ROUTES },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'drivers-only-in-storage',
+      severity: 'error',
+      comment: 'Only src/storage/ may use the database drivers and the query builder (kysely, better-sqlite3, pg).',
+      from: { path: '^src/', pathNot: '^src/storage/' },
+      to: { path: '(?:^|/)node_modules/(?:@types/)?(?:kysely|better-sqlite3|pg)/' },
+    },
+    {
+      name: 'redis-only-in-shared-state',
+      severity: 'error',
+      comment: 'Only src/shared-state/ may use the Redis client (ioredis).',
+      from: { path: '^src/', pathNot: '^src/shared-state/' },
+      to: { path: '(?:^|/)node_modules/(?:@types/)?ioredis/' },
+    },
+    {
+      name: 'storage-through-interfaces',
+      severity: 'error',
+      comment:
+        'Outside src/storage/, use storage only through src/storage/stores.ts (store interfaces and record types) ' +
+        'and src/storage/connection-errors.ts. Only the composition root, src/services.ts, may import any storage module.',
+      from: { path: '^src/', pathNot: '^src/storage/|^src/services[.]ts$' },
+      to: { path: '^src/storage/', pathNot: '^src/storage/(?:stores|connection-errors)[.]ts$' },
+    },
+    {
+      name: 'not-to-dev-dep',
+      severity: 'error',
+      comment:
+        'src/ ships to production, where devDependencies are not installed: declare what it uses in dependencies. ' +
+        'Type-only imports are erased at compile time and are allowed.',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'], pathNot: ['node_modules/@types/'] },
+    },
+    {
+      // Not a design rule but a guard for the others: an import the cruiser cannot resolve is an edge it
+      // cannot see, so a broken resolution setup would make every rule above pass silently.
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import dependency-cruiser cannot resolve (a typo, or a package missing from package.json).',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Count `import type` too: a cycle or a forbidden import through types is still a dependency of the design.
+    tsPreCompilationDeps: true,
+    // NodeNext ESM: imports say './x.js' and resolve to './x.ts' (the TypeScript config tells the cruiser so).
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.d.ts', '.json'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    skipAnalysisNotInRules: true,
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
