@@ -4,6 +4,7 @@ import { AccountService } from './accounts/account-service.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
 import { domainRoutes } from './domains/routes.js';
+import { registerApiDocs } from './http/api-docs.js';
 import { createAuthenticator } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { LinkService } from './links/link-service.js';
@@ -63,6 +64,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   fastPath = redirectFastPath(redirects, answers, clicks);
 
   registerErrorHandling(app);
+  registerApiDocs(app);
   app.register(linkRoutes(links, authenticate), { prefix: '/v2' });
   app.register(domainRoutes(domains, authenticate), { prefix: '/v2' });
   app.register(redirectRoutes(redirects, answers, clicks));

@@ -1,25 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { documentedOnly } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
-import type { DomainService, Visibility } from './domain-service.js';
-
-const listSchema = {
-  querystring: {
-    type: 'object',
-    properties: {
-      page: { type: 'integer', minimum: 1, default: 1 },
-      perPage: { type: 'integer', minimum: 1, maximum: 500, default: 20 },
-      visibility: { type: 'string', enum: ['all', 'public', 'private'], default: 'all' },
-    },
-  },
-} as const;
-
-type ListQuery = { page: number; perPage: number; visibility: 'all' | Visibility };
+import type { DomainService } from './domain-service.js';
+import { listDomainsSchema, type ListDomainsQuery } from './schemas.js';
 
 export function domainRoutes(domains: DomainService, authenticate: Authenticate) {
-  return async function (app: FastifyInstance) {
-    app.get<{ Querystring: ListQuery }>('/shorten-domains', { schema: listSchema }, async (request) => {
+  return async function (fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/shorten-domains', { schema: listDomainsSchema, serializerCompiler: documentedOnly }, async (request) => {
       const caller = await authenticate(request);
-      return domains.list(caller, request.query);
+      // Every parameter has a default, which validation has filled in.
+      return domains.list(caller, request.query as ListDomainsQuery);
     });
   };
 }

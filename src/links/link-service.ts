@@ -10,18 +10,14 @@ import type { LinkRow, Tables } from '../storage/tables.js';
 import { generateCode, validateSlug } from './codes.js';
 import type { LinkChangeSink } from './link-changes.js';
 import { parseLinkReference, type LinkReference } from './link-reference.js';
+import type { ShortenInput } from './schemas.js';
 import { toLinkView, type LinkView } from './link-view.js';
 import { normalizeUrl } from './normalize-url.js';
 
 export const TITLE_MAX_LENGTH = 512;
 const CODE_ATTEMPTS = 10;
 
-export interface ShortenInput {
-  url?: string;
-  title?: string;
-  domain?: string;
-  slug?: string;
-}
+export type { ShortenInput } from './schemas.js';
 
 interface NewLinkFields {
   accountId: number;
@@ -44,7 +40,7 @@ export class LinkService {
 
   /** GET /v2/shorten: a new link, or the caller's existing one for the same URL (dedupe) or slug (retry). */
   async shorten(caller: Caller, input: ShortenInput): Promise<LinkView> {
-    if (input.url === undefined) throw AppError.invalid('url', 'required', 'The url field must be defined');
+    // `url` is required by the route's schema and by ShortenInput; an empty one is refused by normalizeUrl.
     const url = normalizeUrl(input.url);
     const title = input.title ? input.title : null;
     if (title !== null && title.length > TITLE_MAX_LENGTH) {
