@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
+import { registerApiDocs } from './http/api-docs.js';
 import { createAuthenticator } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { linkRoutes } from './links/routes.js';
@@ -50,6 +51,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const authenticate = createAuthenticator(services.accounts);
 
   registerErrorHandling(app);
+  registerApiDocs(app);
   app.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
   app.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
   app.register(redirectRoutes(redirects.pipeline));

@@ -1,25 +1,32 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { documentedOnly, OPTIONAL_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
-import type { DomainService, Visibility } from './domain-service.js';
+import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import type { DomainService } from './domain-service.js';
+import { DomainPageSchema, ListDomainsQuery } from './schemas.js';
 
-const listSchema = {
-  querystring: {
-    type: 'object',
-    properties: {
-      page: { type: 'integer', minimum: 1, default: 1 },
-      perPage: { type: 'integer', minimum: 1, maximum: 500, default: 20 },
-      visibility: { type: 'string', enum: ['all', 'public', 'private'], default: 'all' },
-    },
+const listDomainsSchema = {
+  summary: 'List short domains',
+  description: 'The short domains the caller may shorten on. Without a token only public domains are listed.',
+  tags: ['domains'],
+  security: OPTIONAL_AUTH,
+  querystring: ListDomainsQuery,
+  response: {
+    200: DomainPageSchema,
+    ...errorResponses(400, 401, 500, 503),
+    422: errorResponse(422, { examples: 'domainsValidation' }),
   },
-} as const;
-
-type ListQuery = { page: number; perPage: number; visibility: 'all' | Visibility };
+};
 
 export function domainRoutes(domains: DomainService, authenticate: Authenticate) {
-  return async (app: FastifyInstance) => {
-    app.get<{ Querystring: ListQuery }>('/shorten-domains', { schema: listSchema }, async (request) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/shorten-domains', { schema: listDomainsSchema, serializerCompiler: documentedOnly }, async (request) => {
       const caller = await authenticate(request);
-      return domains.list(caller, request.query);
+      // Every parameter has a default, which validation has filled in.
+      return domains.list(caller, request.query as ListDomainsQuery);
     });
   };
 }

@@ -9,15 +9,11 @@ import type { LinkChangeFeed } from './link-change-feed.js';
 import { parseLinkReference } from './link-reference.js';
 import { type LinkView, toLinkView } from './link-view.js';
 import { normalizeUrl } from './normalize-url.js';
+import type { ShortenInput } from './schemas.js';
 
 export const TITLE_MAX_LENGTH = 512;
 
-export interface ShortenInput {
-  url?: string;
-  title?: string;
-  domain?: string;
-  slug?: string;
-}
+export type { ShortenInput } from './schemas.js';
 
 export class LinkService {
   constructor(
@@ -29,7 +25,6 @@ export class LinkService {
 
   /** GET /v2/shorten: a new link, or the caller's existing one for the same URL (dedupe) or slug (retry). */
   async shorten(caller: Caller, input: ShortenInput): Promise<LinkView> {
-    if (input.url === undefined) throw BriefError.invalid('url', 'required', 'The url field must be defined');
     const url = normalizeUrl(input.url);
     const title = input.title ? input.title : null;
     if (title !== null && title.length > TITLE_MAX_LENGTH) {

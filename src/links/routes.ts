@@ -1,34 +1,62 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { BriefError } from '../errors.js';
+import { documentedOnly, OPTIONAL_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
-import type { LinkService, ShortenInput } from './link-service.js';
+import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import type { LinkService } from './link-service.js';
+import { DeleteParams, LinkParamDoc, LinkViewSchema, ShortenQuery } from './schemas.js';
 
 const shortenSchema = {
-  querystring: {
-    type: 'object',
-    required: ['url'],
-    properties: {
-      url: { type: 'string', description: 'The long URL to shorten (http or https).' },
-      title: { type: 'string', description: 'Title of the link.' },
-      domain: { type: 'string', description: 'Short domain to use; defaults to the default public domain.' },
-      slug: { type: 'string', description: 'Custom alias: letters, digits, "_" and "-".' },
-    },
+  summary: 'Shorten a URL',
+  description: "Makes a short link, or returns the caller's existing one for the same URL and domain (dedupe) or the same slug (retry).",
+  tags: ['links'],
+  security: OPTIONAL_AUTH,
+  querystring: ShortenQuery,
+  response: {
+    200: LinkViewSchema,
+    ...errorResponses(400, 401, 422, 500, 503),
   },
-} as const;
+};
+
+const deleteSchema = {
+  summary: 'Delete a link',
+  description: 'Only the owner may delete; anything else is 404. The short URL stops redirecting at once on every instance.',
+  tags: ['links'],
+  security: REQUIRED_AUTH,
+  params: DeleteParams,
+  response: {
+    200: Type.Object({ success: Type.Literal(true) }, { additionalProperties: false, examples: [{ success: true }], description: 'Deleted.' }),
+    ...errorResponses(400, 404, 500, 503),
+    401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.', examples: 'unauthorizedDelete' }),
+  },
+};
 
 export function linkRoutes(links: LinkService, authenticate: Authenticate) {
-  return async (app: FastifyInstance) => {
-    app.get<{ Querystring: ShortenInput }>('/shorten', { schema: shortenSchema }, async (request) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/shorten', { schema: shortenSchema, serializerCompiler: documentedOnly }, async (request) => {
       const caller = await authenticate(request);
       return links.shorten(caller, request.query);
     });
 
     // `*` so that an unencoded `domain/key` reaches us as well as one encoded path segment.
-    app.delete<{ Params: { '*': string } }>('/links/*', async (request) => {
-      const caller = await authenticate(request);
-      if (caller.anonymous) throw BriefError.unauthorized('Deleting a link needs a bearer token');
-      await links.delete(caller, request.params['*']);
-      return { success: true };
-    });
+    app.delete(
+      '/links/*',
+      {
+        schema: deleteSchema,
+        serializerCompiler: documentedOnly,
+        // The document names the wildcard: DELETE /v2/links/{link}.
+        config: { swaggerTransform: ({ schema, url }) => ({ url: url.replace(/\*$/, '{link}'), schema: { ...schema, params: LinkParamDoc } }) },
+      },
+      async (request) => {
+        const caller = await authenticate(request);
+        if (caller.anonymous) throw BriefError.unauthorized('Deleting a link needs a bearer token');
+        await links.delete(caller, request.params['*']);
+        return { success: true as const };
+      },
+    );
   };
 }

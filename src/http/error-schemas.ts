@@ -1,0 +1,116 @@
+// The error body every route can answer, defined once as a schema for the API document
+// (http/api-docs.ts). The body itself is built by http/error-handler.ts; these schemas
+// describe it and never serialize it (see `documentedOnly` in http/api-docs.ts).
+import { type Static, Type } from 'typebox';
+import { type ApiErrorCode, ERROR_STATUS } from './error-status.js';
+
+export const FieldErrorSchema = Type.Object(
+  {
+    field: Type.String({ description: 'The input the error is about (a query parameter name), or "request".' }),
+    rule: Type.String({ description: 'The rule that failed: required, url, regex, range, enum, maxLength, unique, …' }),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const ErrorBodySchema = Type.Object(
+  {
+    message: Type.String({ description: 'What went wrong, for a person; for a validation error, the first field error.' }),
+    code: Type.Unsafe<ApiErrorCode>({ type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Stable error code, for programs.' }),
+    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'Validation errors only: one entry per failed field.' })),
+  },
+  { additionalProperties: false },
+);
+
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+
+const body = (code: ApiErrorCode, message: string, errors?: ErrorBody['errors']): ErrorBody =>
+  errors ? { message, code, errors } : { message, code };
+const field = (name: string, rule: string, message: string): ErrorBody => body('E_VALIDATION_ERROR', message, [{ field: name, rule, message }]);
+
+/** Named examples of the error bodies, as the API answers them. */
+const EXAMPLES = {
+  badRequest: {
+    badEncoding: { summary: 'A malformed percent-encoding', value: body('E_BAD_REQUEST', "'/%E0%A4%A' is not a valid url component") },
+  },
+  unauthorized: {
+    badToken: { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') },
+    badHeader: { summary: 'Not a bearer token', value: body('E_UNAUTHORIZED_ACCESS', 'The Authorization header must be "Bearer <token>"') },
+  },
+  unauthorizedDelete: {
+    noToken: { summary: 'No token: anonymous callers cannot delete', value: body('E_UNAUTHORIZED_ACCESS', 'Deleting a link needs a bearer token') },
+    badToken: { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') },
+  },
+  notFound: {
+    notFound: { summary: 'Unknown link, or a link of another account', value: body('E_NOT_FOUND', 'Link not found') },
+  },
+  shortenValidation: {
+    urlMissing: { summary: 'A required parameter is missing', value: field('url', 'required', 'The url field must be defined') },
+    urlInvalid: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
+    slugFormat: { summary: 'A malformed slug', value: field('slug', 'regex', 'The slug field format is invalid') },
+    slugTaken: { summary: 'The slug is used on that domain', value: field('slug', 'unique', 'The slug has already been taken') },
+    domain: { summary: 'Not a domain the caller may use', value: field('domain', 'exists', 'The selected domain is invalid') },
+  },
+  domainsValidation: {
+    perPage: { summary: 'A number out of range', value: field('perPage', 'range', 'The perPage field must be between 1 and 500') },
+    page: { summary: 'Not a whole number', value: field('page', 'integer', 'The page field must be a whole number') },
+    visibility: { summary: 'A value not in the list', value: field('visibility', 'enum', 'The selected visibility is invalid') },
+  },
+  internal: {
+    internal: { summary: 'A bug; the body carries no internals', value: body('E_INTERNAL_ERROR', 'Internal server error') },
+  },
+  unavailable: {
+    unavailable: {
+      summary: 'The database is unreachable',
+      value: body('E_SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly'),
+    },
+  },
+  routeNotFound: {
+    routeNotFound: { summary: 'A reserved word under the API prefix', value: body('E_ROUTE_NOT_FOUND', 'Cannot GET /v2') },
+  },
+} as const;
+
+export type ErrorExamples = keyof typeof EXAMPLES;
+
+/** The documented error statuses: what each means, and its examples unless a route names others. */
+const STATUSES = {
+  400: {
+    description:
+      'E_BAD_REQUEST: a malformed request the framework refuses (a bad percent-encoding, a bad content type, …). ' +
+      'Requests refused before routing answer the same body with 431 (headers over 16 KB) or 408 (headers too slow).',
+    examples: 'badRequest',
+  },
+  401: { description: 'E_UNAUTHORIZED_ACCESS: the Authorization header is not a valid bearer token.', examples: 'unauthorized' },
+  404: { description: "E_NOT_FOUND: no such live link among the caller's own.", examples: 'notFound' },
+  422: {
+    description: 'E_VALIDATION_ERROR: bad input; `errors` lists the failed fields, `message` repeats the first.',
+    examples: 'shortenValidation',
+  },
+  500: { description: 'E_INTERNAL_ERROR: an unexpected error.', examples: 'internal' },
+  503: { description: 'E_SERVICE_UNAVAILABLE: the database is unreachable; retry later.', examples: 'unavailable' },
+} as const satisfies Record<number, { description: string; examples: ErrorExamples }>;
+
+export type ErrorStatus = keyof typeof STATUSES;
+
+/**
+ * A response schema for one error status: the error body, with a description and named
+ * examples (`x-examples` becomes the media type's `examples` in the document). A new
+ * object on every call, because the document generator edits what it is given.
+ */
+export function errorResponse(status: ErrorStatus, options: { description?: string; examples?: ErrorExamples } = {}) {
+  return Type.Object(ErrorBodySchema.properties, {
+    additionalProperties: false,
+    description: options.description ?? STATUSES[status].description,
+    'x-examples': structuredClone(EXAMPLES[options.examples ?? STATUSES[status].examples]),
+  });
+}
+
+/** The error responses of a route, by status, each with its default description and examples. */
+export function errorResponses<S extends ErrorStatus>(...statuses: S[]): Record<S, ReturnType<typeof errorResponse>> {
+  return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)])) as Record<S, ReturnType<typeof errorResponse>>;
+}
+
+/** The error body as an OpenAPI media type object, for a response that lists its media types. */
+export function errorMedia(examples: ErrorExamples) {
+  return { schema: Type.Object(ErrorBodySchema.properties, { additionalProperties: false }), examples: structuredClone(EXAMPLES[examples]) };
+}

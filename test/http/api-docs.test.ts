@@ -1,0 +1,257 @@
+// Schemas once: GET /v2/openapi.json is the OpenAPI 3.1 document generated from the route
+// schemas, and GET /docs renders it without loading anything from another host.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { qs, type TestAccount, useTestApp } from '../support/app.js';
+
+type Json = any;
+
+/** The error statuses each route documents, and the code its body carries. */
+const ERRORS: Record<string, Record<string, Record<number, string>>> = {
+  '/v2/shorten': {
+    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+  },
+  '/v2/shorten-domains': {
+    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+  },
+  '/v2/links/{link}': {
+    delete: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 404: 'E_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+  },
+  '/{key}': {
+    get: { 400: 'E_BAD_REQUEST', 404: 'E_ROUTE_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+  },
+};
+
+const ERROR_CODES = [
+  'E_VALIDATION_ERROR',
+  'E_BAD_REQUEST',
+  'E_UNAUTHORIZED_ACCESS',
+  'E_NOT_FOUND',
+  'E_ROUTE_NOT_FOUND',
+  'E_INTERNAL_ERROR',
+  'E_SERVICE_UNAVAILABLE',
+];
+
+/** The error body's shape: {message, code, errors?: [{field, rule, message}]}. */
+function assertErrorSchema(schema: Json, where: string): void {
+  assert.equal(schema.type, 'object', where);
+  assert.deepEqual([...schema.required].sort(), ['code', 'message'], where);
+  assert.deepEqual(Object.keys(schema.properties).sort(), ['code', 'errors', 'message'], where);
+  assert.equal(schema.properties.message.type, 'string', where);
+  assert.deepEqual([...schema.properties.code.enum].sort(), [...ERROR_CODES].sort(), where);
+  const item = schema.properties.errors.items;
+  assert.equal(schema.properties.errors.type, 'array', where);
+  assert.deepEqual([...item.required].sort(), ['field', 'message', 'rule'], where);
+  assert.deepEqual(Object.keys(item.properties).sort(), ['field', 'message', 'rule'], where);
+}
+
+/** The values of a media type object's examples (`example` or named `examples`). */
+function exampleValues(media: Json): Json[] {
+  if (media.example !== undefined) return [media.example];
+  return Object.values(media.examples ?? {}).map((e: Json) => e.value);
+}
+
+/** Whether a reference in the page points at another host (a scheme, or a protocol-relative `//`). */
+const isForeign = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref.trim()) || ref.trim().startsWith('//');
+
+describe('API document and reference page', () => {
+  const ctx = useTestApp('sqlite');
+  let doc: Json;
+  let owner: TestAccount;
+
+  before(async () => {
+    const res = await ctx.t.app.inject({ url: '/v2/openapi.json' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(res.headers['content-type'] as string, /^application\/json/);
+    doc = res.json();
+    owner = await ctx.t.account('docs');
+  });
+
+  const operation = (path: string, method: string) => {
+    const op = doc.paths?.[path]?.[method];
+    assert.ok(op, `${method.toUpperCase()} ${path} is in the document`);
+    return op;
+  };
+  const param = (op: Json, name: string) => {
+    const found = op.parameters?.find((p: Json) => p.name === name);
+    assert.ok(found, `parameter ${name}`);
+    return found;
+  };
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    assert.equal(validator.version, '3.1');
+    assert.deepEqual(result, { valid: true });
+    assert.equal(doc.info.title, 'Brief');
+    assert.match(doc.info.version, /^\d+\.\d+\.\d+/);
+    assert.deepEqual(doc.servers, [{ url: '/', description: 'This server' }]);
+  });
+
+  it('names every public route, and only those', () => {
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    assert.deepEqual(routes.sort(), ['DELETE /v2/links/{link}', 'GET /v2/shorten', 'GET /v2/shorten-domains', 'GET /{key}']);
+  });
+
+  it('documents every error status of each route with the error body and examples of its code', () => {
+    for (const [path, methods] of Object.entries(ERRORS)) {
+      for (const [method, statuses] of Object.entries(methods)) {
+        const responses = operation(path, method).responses;
+        for (const [status, code] of Object.entries(statuses)) {
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          const media = responses[status]?.content?.['application/json'];
+          assert.ok(media, `${where}: a JSON body`);
+          assertErrorSchema(media.schema, where);
+          const examples = exampleValues(media);
+          assert.ok(examples.length > 0, `${where}: examples`);
+          for (const example of examples) {
+            assert.equal(example.code, code, where);
+            assert.equal(typeof example.message, 'string', where);
+          }
+          assert.ok(responses[status].description.length > 0, where);
+        }
+      }
+    }
+  });
+
+  it('gives examples that are what the API answers', async () => {
+    const examples = (path: string, method: string, status: number) =>
+      exampleValues(operation(path, method).responses[status].content['application/json']);
+    const answers: Array<[string, string, number, Promise<Json>]> = [
+      ['/v2/shorten', 'get', 422, ctx.t.app.inject({ url: '/v2/shorten' })],
+      [
+        '/v2/shorten',
+        'get',
+        401,
+        ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/' })}`, headers: { authorization: 'Bearer nope' } }),
+      ],
+      ['/v2/shorten-domains', 'get', 422, ctx.t.app.inject({ url: '/v2/shorten-domains?perPage=0' })],
+      ['/v2/shorten-domains', 'get', 422, ctx.t.app.inject({ url: '/v2/shorten-domains?visibility=secret' })],
+      ['/v2/links/{link}', 'delete', 401, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/abc' })],
+      ['/v2/links/{link}', 'delete', 404, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/nope', headers: owner.headers })],
+      ['/{key}', 'get', 400, ctx.t.app.inject({ url: '/%E0%A4%A' })],
+    ];
+    for (const [path, method, status, pending] of answers) {
+      const res = await pending;
+      assert.equal(res.statusCode, status, `${path} ${status}`);
+      const documented = examples(path, method, status);
+      assert.ok(
+        documented.some((example) => JSON.stringify(example) === res.body),
+        `${method.toUpperCase()} ${path} ${status}: ${res.body} is one of the documented examples`,
+      );
+    }
+    const reserved = await ctx.t.app.inject({ url: '/v2' });
+    assert.deepEqual(exampleValues(operation('/{key}', 'get').responses[404].content['application/json']), [reserved.json()]);
+  });
+
+  it('documents the redirect: 301/302/307/308 with Location, 404 and 410 HTML pages', async () => {
+    const op = operation('/{key}', 'get');
+    assert.equal(param(op, 'key').in, 'path');
+    for (const status of ['301', '302', '307', '308']) {
+      const response = op.responses[status];
+      assert.ok(response, status);
+      assert.equal(response.headers?.Location?.schema?.type, 'string', `${status} Location`);
+      assert.equal(response.content, undefined, `${status} has no body`);
+    }
+    for (const status of ['404', '410']) {
+      assert.equal(op.responses[status]?.content?.['text/html']?.schema?.type, 'string', `${status} HTML`);
+    }
+    const missing = await ctx.t.app.inject({ url: '/no-such-link', headers: { host: 'short.test' } });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(op.responses['404'].content['text/html'].example, missing.body, 'the example is the page served');
+    assert.deepEqual(op.security, []);
+  });
+
+  it('names the delete route’s wildcard `link`, a required path parameter', () => {
+    const op = operation('/v2/links/{link}', 'delete');
+    const link = param(op, 'link');
+    assert.equal(link.in, 'path');
+    assert.equal(link.required, true);
+    assert.equal(link.schema.type, 'string');
+    assert.equal(op.parameters.length, 1);
+  });
+
+  it('documents the query parameters exactly as they are validated', async () => {
+    const shorten = operation('/v2/shorten', 'get');
+    assert.deepEqual(shorten.parameters.map((p: Json) => [p.name, p.in, p.required, p.schema.type]).sort(), [
+      ['domain', 'query', false, 'string'],
+      ['slug', 'query', false, 'string'],
+      ['title', 'query', false, 'string'],
+      ['url', 'query', true, 'string'],
+    ]);
+    const domains = operation('/v2/shorten-domains', 'get');
+    const schemas = Object.fromEntries(domains.parameters.map((p: Json) => [p.name, { ...p.schema, required: p.required, in: p.in }]));
+    assert.deepEqual(schemas, {
+      page: { type: 'integer', minimum: 1, default: 1, required: false, in: 'query' },
+      perPage: { type: 'integer', minimum: 1, maximum: 500, default: 20, required: false, in: 'query' },
+      visibility: { type: 'string', enum: ['all', 'public', 'private'], default: 'all', required: false, in: 'query' },
+    });
+    // The same bounds are what the route enforces.
+    const status = async (query: string) => (await ctx.t.app.inject({ url: `/v2/shorten-domains?${query}` })).statusCode;
+    assert.equal(await status('perPage=1'), 200);
+    assert.equal(await status('perPage=500'), 200);
+    assert.equal(await status('perPage=0'), 422);
+    assert.equal(await status('perPage=501'), 422);
+    assert.equal(await status('page=0'), 422);
+    for (const visibility of schemas.visibility.enum) assert.equal(await status(`visibility=${visibility}`), 200);
+    assert.equal((await ctx.t.app.inject({ url: '/v2/shorten' })).statusCode, 422, 'url is required');
+  });
+
+  it('declares bearer auth: optional for shortening and listing, required for deleting', () => {
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A token made by `brief token create`.',
+    });
+    assert.deepEqual(operation('/v2/shorten', 'get').security, [{}, { bearerAuth: [] }]);
+    assert.deepEqual(operation('/v2/shorten-domains', 'get').security, [{}, { bearerAuth: [] }]);
+    assert.deepEqual(operation('/v2/links/{link}', 'delete').security, [{ bearerAuth: [] }]);
+  });
+
+  it('documents the success bodies with examples', () => {
+    const link = operation('/v2/shorten', 'get').responses['200'].content['application/json'];
+    assert.deepEqual([...link.schema.required].sort(), ['code', 'domain', 'hostname', 'shortened', 'status', 'tally', 'url', 'urlPrefix']);
+    assert.ok('slug' in link.schema.properties && 'title' in link.schema.properties);
+    assert.equal(exampleValues(link)[0].shortened, 'https://go.example.com/launch');
+    const page = operation('/v2/shorten-domains', 'get').responses['200'].content['application/json'];
+    assert.deepEqual(Object.keys(exampleValues(page)[0]).sort(), ['data', 'meta']);
+    const deleted = operation('/v2/links/{link}', 'delete').responses['200'].content['application/json'];
+    assert.deepEqual(exampleValues(deleted), [{ success: true }]);
+  });
+
+  for (const path of ['/docs', '/docs/']) {
+    it(`serves the reference page at ${path} with nothing from another host`, async () => {
+      const res = await ctx.t.app.inject({ url: path });
+      assert.equal(res.statusCode, 200);
+      assert.match(res.headers['content-type'] as string, /^text\/html/);
+      const html = res.body;
+      const refs = [
+        ...[...html.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']?([^"'\s>]+)/gi)].map((m) => m[1]!),
+        ...[...html.matchAll(/<link\b[^>]*\bhref\s*=\s*["']?([^"'\s>]+)/gi)].map((m) => m[1]!),
+        ...[...html.matchAll(/url\(\s*["']?([^"')]+)/gi)].map((m) => m[1]!),
+        ...[...html.matchAll(/@import\s+(?:url\()?\s*["']?([^"');\s]+)/gi)].map((m) => m[1]!),
+      ];
+      const scripts = refs.filter((ref) => html.includes(`src="${ref}"`));
+      assert.ok(scripts.length > 0, 'the page loads its script');
+      for (const ref of refs) assert.ok(!isForeign(ref), `${ref} is same-origin`);
+      assert.doesNotMatch(html, /https?:\/\//, 'no absolute URL anywhere in the page');
+      // Scalar's web fonts come from fonts.scalar.com unless turned off.
+      assert.match(html, /"withDefaultFonts":\s*false/);
+      assert.match(html, /"url":\s*"\/v2\/openapi\.json"/);
+      for (const src of scripts) {
+        const asset = await ctx.t.app.inject({ url: new URL(src, `http://localhost${path}`).pathname });
+        assert.equal(asset.statusCode, 200, src);
+        assert.match(asset.headers['content-type'] as string, /^(application|text)\/javascript/, src);
+        assert.ok(asset.body.length > 1000, src);
+      }
+    });
+  }
+
+  it('keeps the reference page’s own routes out of the document', () => {
+    for (const path of Object.keys(doc.paths)) {
+      assert.ok(!path.startsWith('/docs') && !path.includes('openapi'), path);
+    }
+  });
+});
