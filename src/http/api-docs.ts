@@ -52,6 +52,7 @@ export function registerApiDocs(app: FastifyInstance): void {
         { name: 'links', description: 'Shorten and delete links' },
         { name: 'domains', description: 'Short domains' },
         { name: 'redirect', description: 'Short URLs, on the short domains' },
+        { name: 'qrcode', description: 'QR code images of URLs' },
       ],
     },
   });

@@ -56,6 +56,16 @@ const EXAMPLES = {
     page: { summary: 'Not a whole number', value: field('page', 'integer', 'The page field must be a whole number') },
     visibility: { summary: 'A value not in the list', value: field('visibility', 'enum', 'The selected visibility is invalid') },
   },
+  qrValidation: {
+    urlInvalid: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
+    width: { summary: 'A number out of range', value: field('width', 'range', 'The width field must be between 64 and 2048') },
+    level: { summary: 'A value not in the list', value: field('level', 'enum', 'The selected level is invalid') },
+    colour: { summary: 'Not 3, 6 or 8 hex digits', value: field('dark', 'regex', 'The dark field format is invalid') },
+    capacity: {
+      summary: 'More than a QR code holds at that level',
+      value: field('url', 'capacity', 'The url field is too long for a QR code at level H'),
+    },
+  },
   internal: {
     internal: { summary: 'A bug; the body carries no internals', value: body('E_INTERNAL_ERROR', 'Internal server error') },
   },
