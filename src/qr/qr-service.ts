@@ -38,8 +38,8 @@ const TOO_BIG = /too big to be stored/i;
 
 /**
  * QR codes of URLs as SVG (qrcode's renderer) or PNG (two-colour-png.ts), with a bounded cache
- * of the images made: generating is CPU work on the event loop the redirects share (a few ms
- * for a large PNG, ~1–2 ms for an SVG), and the same code is typically requested again and
+ * of the images made: generating is CPU work on the event loop the redirects share (~10–20 ms
+ * for a 2048-pixel PNG, 1–15 ms for an SVG), and the same code is typically requested again and
  * again with the same parameters (an image on a page, by clients without a cached copy).
  */
 export class QrService {

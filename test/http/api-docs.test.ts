@@ -21,6 +21,9 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/{key}': {
     get: { 400: 'E_BAD_REQUEST', 404: 'E_ROUTE_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
   },
+  '/v2/qrcode': {
+    get: { 400: 'E_BAD_REQUEST', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR' },
+  },
 };
 
 const ERROR_CODES = [
@@ -92,7 +95,7 @@ describe('API document and reference page', () => {
 
   it('names every public route, and only those', () => {
     const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    assert.deepEqual(routes.sort(), ['DELETE /v2/links/{link}', 'GET /v2/shorten', 'GET /v2/shorten-domains', 'GET /{key}']);
+    assert.deepEqual(routes.sort(), ['DELETE /v2/links/{link}', 'GET /v2/qrcode', 'GET /v2/shorten', 'GET /v2/shorten-domains', 'GET /{key}']);
   });
 
   it('documents every error status of each route with the error body and examples of its code', () => {
@@ -132,6 +135,11 @@ describe('API document and reference page', () => {
       ['/v2/links/{link}', 'delete', 401, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/abc' })],
       ['/v2/links/{link}', 'delete', 404, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/nope', headers: owner.headers })],
       ['/{key}', 'get', 400, ctx.t.app.inject({ url: '/%E0%A4%A' })],
+      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=ftp://example.com/' })],
+      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&width=63' })],
+      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&level=X' })],
+      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&dark=12345' })],
+      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: `/v2/qrcode?level=H&url=https://example.com/${'a'.repeat(2000)}` })],
     ];
     for (const [path, method, status, pending] of answers) {
       const res = await pending;
@@ -197,6 +205,46 @@ describe('API document and reference page', () => {
     assert.equal(await status('page=0'), 422);
     for (const visibility of schemas.visibility.enum) assert.equal(await status(`visibility=${visibility}`), 200);
     assert.equal((await ctx.t.app.inject({ url: '/v2/shorten' })).statusCode, 422, 'url is required');
+  });
+
+  it('documents the QR code route: its parameters as validated, both image types, 304 and caching headers', async () => {
+    const op = operation('/v2/qrcode', 'get');
+    assert.deepEqual(op.security, []);
+    const params = Object.fromEntries(op.parameters.map((p: Json) => [p.name, p]));
+    assert.deepEqual(Object.keys(params).sort(), ['dark', 'format', 'level', 'light', 'margin', 'url', 'width']);
+    for (const p of Object.values(params) as Json[]) {
+      assert.equal(p.in, 'query', p.name);
+      assert.ok(p.schema.description || p.description, `${p.name} is described`);
+      assert.ok((p.schema.examples ?? []).length > 0 || p.example !== undefined || p.examples !== undefined, `${p.name} has examples`);
+    }
+    assert.equal(params.url.required, true);
+    assert.equal(params.url.schema.maxLength, 2048);
+    assert.deepEqual(
+      [params.width.schema.type, params.width.schema.minimum, params.width.schema.maximum, params.width.schema.default],
+      ['integer', 64, 2048, 256],
+    );
+    assert.deepEqual([params.margin.schema.minimum, params.margin.schema.maximum, params.margin.schema.default], [0, 16, 2]);
+    assert.deepEqual([params.level.schema.enum, params.level.schema.default], [['L', 'M', 'Q', 'H'], 'M']);
+    assert.deepEqual(params.format.schema.enum, ['svg', 'png']);
+    assert.equal(params.format.required, false);
+    for (const colour of ['dark', 'light']) {
+      const pattern = new RegExp(params[colour].schema.pattern);
+      for (const ok of ['000', '#000', 'a1b2c3', '#A1B2C3', 'a1b2c3d4']) assert.match(ok, pattern);
+      for (const bad of ['12345', '#ggg', '1234', '']) assert.doesNotMatch(bad, pattern);
+    }
+    const ok = op.responses['200'];
+    assert.deepEqual(Object.keys(ok.content).sort(), ['image/png', 'image/svg+xml']);
+    assert.ok(ok.headers.ETag && ok.headers['Cache-Control'] && ok.headers.Vary);
+    assert.match(ok.content['image/svg+xml'].example, /^<svg /);
+    assert.ok(op.responses['304'], '304 Not Modified');
+    assert.equal(op.responses['304'].content, undefined, '304 has no body');
+    // The width range documented is the one enforced.
+    const status = async (query: string) => (await ctx.t.app.inject({ url: `/v2/qrcode?url=https://example.com/&${query}` })).statusCode;
+    assert.equal(await status('width=64'), 200);
+    assert.equal(await status('width=2048&format=svg'), 200);
+    assert.equal(await status('width=63'), 422);
+    assert.equal(await status('width=2049'), 422);
+    for (const level of params.level.schema.enum) assert.equal(await status(`level=${level}`), 200);
   });
 
   it('declares bearer auth: optional for shortening and listing, required for deleting', () => {
