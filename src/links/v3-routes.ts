@@ -117,13 +117,24 @@ export function v3LinkRoutes(links: LinkService, accounts: AccountService, authe
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly };
 
-    app.post('/shorten/bulk', { ...options, schema: bulkSchema }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId);
-      const results = await links.createMany(caller, request.body);
-      return results.map((result) =>
-        'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
-      );
-    });
+    app.post(
+      '/shorten/bulk',
+      {
+        ...options,
+        schema: bulkSchema,
+        // Fastify's Ajv coerces types, and would wrap a lone value (`"text"`, `42`, `null`) into an array.
+        preValidation: async (request) => {
+          if (!Array.isArray(request.body)) throw BriefError.invalid('request', 'array', 'The request field must be an array');
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId);
+        const results = await links.createMany(caller, request.body);
+        return results.map((result) =>
+          'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
+        );
+      },
+    );
 
     app.get('/shorten', { ...options, schema: shortenSchema }, async (request) => {
       const { workspaceId, returnExisting, ...input } = request.query;

@@ -104,10 +104,21 @@ for (const dialect of dialects) {
       });
 
       it('refuses a body that is not an array of 1 to 200 items, as a whole', async () => {
-        for (const body of [{ url: freshUrl() }, [], Array.from({ length: 201 }, () => ({ url: freshUrl() })), 'text']) {
+        for (const body of [{ url: freshUrl() }, [], Array.from({ length: 201 }, () => ({ url: freshUrl() }))]) {
           const res = await bulk(body, null);
           assertErrorShape(res, 422, 'E_VALIDATION_ERROR');
         }
+        for (const payload of ['"text"', '42', 'null']) {
+          const res = await ctx.t.app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers: { 'content-type': 'application/json' }, payload });
+          assertErrorShape(res, 422, 'E_VALIDATION_ERROR');
+        }
+        const xml = await ctx.t.app.inject({
+          method: 'POST',
+          url: '/v3/shorten/bulk',
+          headers: { 'content-type': 'application/xml' },
+          payload: '<a/>',
+        });
+        assertErrorShape(xml, 415, 'E_BAD_REQUEST');
         const res = await ctx.t.app.inject({
           method: 'POST',
           url: '/v3/shorten/bulk',
