@@ -30,6 +30,8 @@ export interface LoadSpec {
   host?: string;
   /** A fixed path, or a function giving each request's path. */
   path: string | (() => string);
+  /** POST with a JSON body from this maker (with a fixed path). */
+  body?: () => string;
   expectStatus: number;
   connections: number;
   seconds: number;
@@ -46,8 +48,15 @@ export interface LoadResult {
 /** One autocannon run; errors are socket errors, timeouts and any status but the expected one. */
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const nextPath = spec.path;
-  const request: FastPathRequest =
-    typeof nextPath === 'string'
+  const nextBody = spec.body;
+  const request: FastPathRequest = nextBody
+    ? {
+        method: 'POST',
+        path: typeof nextPath === 'string' ? nextPath : nextPath(),
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: nextBody() }),
+      }
+    : typeof nextPath === 'string'
       ? { method: 'GET', path: nextPath }
       : { method: 'GET', path: nextPath(), nextPath, hostHeader: spec.host ?? `127.0.0.1:${spec.port}` };
   const result = await autocannon({

@@ -7,6 +7,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import { createAuthenticator } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { linkRoutes } from './links/routes.js';
+import { v3LinkRoutes } from './links/v3-routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import { redirectRoutes } from './redirect/routes.js';
@@ -56,6 +57,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
   app.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
   app.register(qrRoutes(), { prefix: '/v2' });
+  app.register(v3LinkRoutes(services.links, services.accounts, authenticate), { prefix: '/v3' });
   app.register(redirectRoutes(redirects.pipeline));
 
   app.addHook('onReady', () => redirects.start());

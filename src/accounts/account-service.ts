@@ -1,5 +1,6 @@
 import { BriefError } from '../errors.js';
 import type { AccountRecord, AccountStore, TokenRecord } from '../storage/stores.js';
+import { workspaceUuid } from './ids.js';
 import { generateToken, hashToken } from './tokens.js';
 
 export const ANONYMOUS_ACCOUNT = 'anonymous';
@@ -61,6 +62,16 @@ export class AccountService {
 
   async revokeToken(id: number): Promise<void> {
     if (!(await this.store.revokeToken(id))) throw BriefError.notFound(`No active token with id ${id}`);
+  }
+
+  /**
+   * v3's `workspaceId`: absent, empty or the string `undefined` (one client sends it) mean
+   * the caller's own workspace; any other value must be it, else it is not found, like any
+   * other account's resource.
+   */
+  checkWorkspace(caller: Caller, workspaceId: string | undefined): void {
+    if (workspaceId === undefined || workspaceId === '' || workspaceId === 'undefined') return;
+    if (caller.anonymous || workspaceId !== workspaceUuid(caller.accountId)) throw BriefError.notFound('Workspace not found');
   }
 
   /** The caller a bearer token stands for, or null when it is unknown, revoked or expired. */

@@ -1,12 +1,17 @@
 import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
-import type { DomainRecord, DomainStore, LinkStore } from '../storage/stores.js';
+import type { DomainRecord, DomainStore, LinkStore, StoredDomain } from '../storage/stores.js';
 
 export type Visibility = 'public' | 'private';
 
 export interface DomainEntry extends ShortDomain {
   readonly visibility: Visibility;
+}
+
+/** A domain a link is being made on, with the length of the codes generated there. */
+export interface ShortenDomain extends ShortDomain {
+  readonly codeLength: number;
 }
 
 export interface DomainPage {
@@ -26,8 +31,8 @@ const toShortDomain = (domain: DomainRecord): ShortDomain => ({ hostname: domain
 export class DomainService {
   private readonly configured: Map<string, ShortDomain>;
   /** The domains table, read at most every CHANGE_POLL_MS for the checks every shorten makes. */
-  private stored: { readonly at: number; readonly byHost: Map<string, DomainRecord> } | undefined;
-  private loading: Promise<Map<string, DomainRecord>> | undefined;
+  private stored: { readonly at: number; readonly byHost: Map<string, StoredDomain> } | undefined;
+  private loading: Promise<Map<string, StoredDomain>> | undefined;
 
   constructor(
     private readonly config: Config,
@@ -65,18 +70,19 @@ export class DomainService {
   }
 
   /** The domain a new link goes on: the requested one if the caller may use it, else the default. */
-  async forShorten(caller: Caller, requested: string | undefined): Promise<ShortDomain> {
-    if (requested === undefined) return this.config.defaultDomain;
+  async forShorten(caller: Caller, requested: string | undefined): Promise<ShortenDomain> {
+    const { codeLength } = this.config;
+    if (requested === undefined) return { ...this.config.defaultDomain, codeLength };
     const hostname = requested.trim().toLowerCase();
     const configured = this.configured.get(hostname);
-    if (configured) return configured;
+    if (configured) return { ...configured, codeLength };
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 422).
     if (!HOSTNAME.test(hostname)) throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
     const domain = await this.storedDomain(hostname);
     if (!domain || (domain.accountId !== null && domain.accountId !== caller.accountId)) {
       throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
     }
-    return toShortDomain(domain);
+    return { ...toShortDomain(domain), codeLength: domain.codeLength ?? codeLength };
   }
 
   /** Any known short domain, whoever owns it. */
@@ -99,17 +105,17 @@ export class DomainService {
   }
 
   /** A stored domain by name: from the periodic read, else (added since) from the table. */
-  private async storedDomain(hostname: string): Promise<DomainRecord | undefined> {
+  private async storedDomain(hostname: string): Promise<StoredDomain | undefined> {
     return (await this.storedDomains()).get(hostname) ?? (await this.store.byHostname(hostname));
   }
 
-  private storedDomains(): Promise<Map<string, DomainRecord>> | Map<string, DomainRecord> {
+  private storedDomains(): Promise<Map<string, StoredDomain>> | Map<string, StoredDomain> {
     if (this.stored && Date.now() - this.stored.at < this.config.changePollMs) return this.stored.byHost;
     this.loading ??= this.loadStored().finally(() => (this.loading = undefined));
     return this.loading;
   }
 
-  private async loadStored(): Promise<Map<string, DomainRecord>> {
+  private async loadStored(): Promise<Map<string, StoredDomain>> {
     const at = Date.now();
     const byHost = new Map((await this.store.all()).map((domain) => [domain.hostname, domain]));
     this.stored = { at, byHost };

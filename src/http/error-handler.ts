@@ -38,12 +38,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url === '/v2' || request.url.startsWith('/v2/') || request.url.startsWith('/v2?')) {
+    if (API_PREFIX.test(request.url)) {
       return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(httpError('E_ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url.split('?')[0]}`));
     }
     return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   });
 }
+
+/** Under the API's prefixes every answer is JSON, an unknown path's too (clients parse every response). */
+const API_PREFIX = /^\/v[23](?:[/?]|$)/;
 
 /** The documented error body: `{ message, code }`, plus `errors` for validation. */
 function errorBody(error: BriefError): { message: string; code: string; errors?: FieldError[] } {
@@ -117,7 +120,17 @@ function toFieldError(error: AjvError): FieldError {
       return {
         field,
         rule: String(error.params.type),
-        message: error.params.type === 'integer' ? `The ${field} field must be a whole number` : `The ${field} field must be a ${error.params.type}`,
+        message:
+          error.params.type === 'integer'
+            ? `The ${field} field must be a whole number`
+            : `The ${field} field must be ${/^[aeiou]/.test(String(error.params.type)) ? 'an' : 'a'} ${error.params.type}`,
+      };
+    case 'minItems':
+    case 'maxItems':
+      return {
+        field,
+        rule: error.keyword,
+        message: `The ${field} field must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${error.params.limit} items`,
       };
     case 'maxLength':
       return { field, rule: 'maxLength', message: `The ${field} field must not be greater than ${error.params.limit} characters` };

@@ -41,8 +41,28 @@ const EXAMPLES = {
     noToken: { summary: 'No token: anonymous callers cannot delete', value: body('E_UNAUTHORIZED_ACCESS', 'Deleting a link needs a bearer token') },
     badToken: { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') },
   },
+  tokenRequired: {
+    noToken: { summary: 'No token: this call is for an account', value: body('E_UNAUTHORIZED_ACCESS', 'This call needs a bearer token') },
+    badToken: { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') },
+  },
   notFound: {
     notFound: { summary: 'Unknown link, or a link of another account', value: body('E_NOT_FOUND', 'Link not found') },
+  },
+  v3NotFound: {
+    notFound: { summary: 'Unknown link, or a link of another account', value: body('E_NOT_FOUND', 'Link not found') },
+    workspace: { summary: 'A workspaceId that is not the caller’s', value: body('E_NOT_FOUND', 'Workspace not found') },
+  },
+  workspaceNotFound: {
+    workspace: { summary: 'A workspaceId that is not the caller’s', value: body('E_NOT_FOUND', 'Workspace not found') },
+  },
+  bulkValidation: {
+    notArray: { summary: 'The body is not an array', value: field('request', 'array', 'The request field must be an array') },
+    tooMany: { summary: 'More than 200 items', value: field('request', 'maxItems', 'The request field must have at most 200 items') },
+  },
+  editValidation: {
+    password: { summary: 'A password too short', value: field('password', 'minLength', 'The password field must be at least 6 characters') },
+    expiry: { summary: 'An expiry in the past', value: field('expiredAt', 'future', 'The expiredAt field must be a date in the future') },
+    url: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
   },
   shortenValidation: {
     urlMissing: { summary: 'A required parameter is missing', value: field('url', 'required', 'The url field must be defined') },

@@ -1,19 +1,63 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../accounts/account-service.js';
-import type { Config } from '../config.js';
+import type { Config, ShortDomain } from '../config.js';
 import type { DomainService } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
-import type { LinkRecord, LinkStatus, LinkStore } from '../storage/stores.js';
+import type { LinkChanges, LinkRecord, LinkStatus, LinkStore } from '../storage/stores.js';
+import { bulkItemInput, itemUrl } from './bulk-items.js';
 import { generateCode, validateSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
+import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
 import { parseLinkReference } from './link-reference.js';
 import { type LinkView, toLinkView } from './link-view.js';
 import { normalizeUrl } from './normalize-url.js';
+import { hashPassword } from './passwords.js';
 import type { ShortenInput } from './schemas.js';
 
-export const TITLE_MAX_LENGTH = 512;
-
 export type { ShortenInput } from './schemas.js';
+
+/** A link to make, as every version of the interface asks for one. */
+export interface LinkInput {
+  url: string;
+  domain?: string;
+  slug?: string;
+  title?: string;
+  comment?: string;
+  password?: string;
+  /** ISO 8601 timestamp in the future. */
+  expiredAt?: string;
+  /**
+   * Return the caller's existing link to the URL (or the one already holding the slug, for the
+   * same URL) instead of making a new one. v2 always does; v3 when asked. A link with a
+   * password or an expiry is always a new one.
+   */
+  reuseExisting?: boolean;
+}
+
+/** An edit of a link: absent fields stay, null clears. */
+export interface LinkEdit {
+  url?: string;
+  comment?: string | null;
+  password?: string | null;
+  expiredAt?: string | null;
+}
+
+/** A link with the domain it lives on. */
+export interface PlacedLink {
+  readonly link: LinkRecord;
+  readonly domain: ShortDomain;
+}
+
+export interface MadeLink extends PlacedLink {
+  /** An existing link was returned (dedupe or a repeated request), not a new one made. */
+  readonly reused: boolean;
+}
+
+/** An item of a bulk create that was refused, with the url it was sent with. */
+export interface RefusedItem {
+  readonly url: string;
+  readonly error: BriefError;
+}
 
 export class LinkService {
   constructor(
@@ -25,40 +69,72 @@ export class LinkService {
 
   /** GET /v2/shorten: a new link, or the caller's existing one for the same URL (dedupe) or slug (retry). */
   async shorten(caller: Caller, input: ShortenInput): Promise<LinkView> {
+    const { link, domain } = await this.create(caller, { ...input, reuseExisting: true });
+    return toLinkView(link, domain);
+  }
+
+  /** Makes a link, or with reuseExisting finds the caller's existing one; see LinkInput. */
+  async create(caller: Caller, input: LinkInput): Promise<MadeLink> {
     const url = normalizeUrl(input.url);
-    const title = input.title ? input.title : null;
-    if (title !== null && title.length > TITLE_MAX_LENGTH) {
-      throw BriefError.invalid('title', 'maxLength', `The title field must not be greater than ${TITLE_MAX_LENGTH} characters`);
-    }
-    // PostgreSQL cannot store NUL in text; refuse it on every dialect alike.
-    if (title?.includes('\u0000')) throw BriefError.invalid('title', 'regex', 'The title field format is invalid');
+    const title = optionalText('title', input.title, TITLE_MAX_LENGTH);
+    const comment = optionalText('comment', input.comment, COMMENT_MAX_LENGTH);
     const slug = input.slug ? validateSlug(input.slug) : null;
+    const password = input.password ? checkPassword(input.password) : null;
+    const expiresAt = input.expiredAt ? parseExpiry(input.expiredAt) : null;
     const domain = await this.domains.forShorten(caller, input.domain || undefined);
     if (await this.domains.isShortHost(url.host, url.hostname)) {
       throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
     }
 
-    const link = {
+    const reuse = input.reuseExisting === true;
+    const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
       slug,
       url: url.href,
       urlHash: createHash('sha256').update(url.href).digest(),
       title,
+      comment,
+      expiresAt,
+      // A password or an expiry makes a link of its own: never returned for another request, never returned to one.
+      reusable: password === null && expiresAt === null,
+      reuseExisting: reuse && password === null && expiresAt === null,
     };
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
-    const known = slug === null ? await this.store.findDuplicate(link.accountId, link.domain, link.urlHash) : undefined;
-    if (known) return toLinkView(known, domain);
-    const outcome = await this.store.create(link, () => generateCode(this.config.codeLength));
+    if (fields.reuseExisting && slug === null) {
+      const known = await this.store.findDuplicate(fields.accountId, fields.domain, fields.urlHash);
+      if (known) return { link: known, domain, reused: true };
+    }
+    const passwordHash = password === null ? null : await hashPassword(password);
+    const outcome = await this.store.create({ ...fields, passwordHash }, () => generateCode(domain.codeLength));
     if ('created' in outcome) {
       this.changes.announce(outcome.created.domain, outcome.created.key);
-      return toLinkView(outcome.created, domain);
+      return { link: outcome.created, domain, reused: false };
     }
-    if ('duplicate' in outcome) return toLinkView(outcome.duplicate, domain);
+    if ('duplicate' in outcome) return { link: outcome.duplicate, domain, reused: true };
     // The same request again (an idempotent retry) gets the same link; any other use of the slug is refused.
     const holder = outcome.slugTaken;
-    if (holder.deletedAt === null && holder.accountId === link.accountId && holder.url === link.url) return toLinkView(holder, domain);
+    if (reuse && holder.deletedAt === null && holder.accountId === fields.accountId && holder.url === fields.url) {
+      return { link: holder, domain, reused: true };
+    }
     throw BriefError.invalid('slug', 'unique', 'The slug has already been taken');
+  }
+
+  /**
+   * POST /v3/shorten/bulk: each item made (or refused, for bad input) on its own, results in
+   * the items' order. The writes share group commits; a database outage fails the request.
+   */
+  createMany(caller: Caller, items: readonly unknown[]): Promise<Array<MadeLink | RefusedItem>> {
+    return Promise.all(
+      items.map(async (item) => {
+        try {
+          return await this.create(caller, bulkItemInput(item));
+        } catch (error) {
+          if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR') return { url: itemUrl(item), error };
+          throw error;
+        }
+      }),
+    );
   }
 
   /** DELETE /v2/links/{link}: only the owner may delete; anything else is "not found". */
@@ -68,25 +144,68 @@ export class LinkService {
     this.changes.announce(link.domain, link.key);
   }
 
+  /** One of the caller's live links by domain and key (slug or code); anyone else's is "not found". */
+  async own(caller: Caller, domain: string, key: string): Promise<PlacedLink & { clicks: number }> {
+    const link = await this.find(`${domain}/${key}`, caller.accountId);
+    if (!link) throw BriefError.notFound();
+    return { link, domain: await this.domainOf(link), clicks: await this.store.clicksOf(link.id) };
+  }
+
+  /** The caller's live links, newest first, a page at a time. */
+  async list(caller: Caller, page: number, perPage: number): Promise<{ total: number; links: Array<PlacedLink & { clicks: number }> }> {
+    const { total, links } = await this.store.listByAccount(caller.accountId, (page - 1) * perPage, perPage);
+    const placed = await Promise.all(links.map(async ({ link, clicks }) => ({ link, clicks, domain: await this.domainOf(link) })));
+    return { total, links: placed };
+  }
+
+  /** Edits one of the caller's links; the redirect changes on every instance as a delete does. */
+  async edit(caller: Caller, domain: string, key: string, edit: LinkEdit): Promise<PlacedLink & { clicks: number }> {
+    const link = await this.find(`${domain}/${key}`, caller.accountId);
+    if (!link) throw BriefError.notFound();
+    const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = {};
+    if (edit.url !== undefined) {
+      const url = normalizeUrl(edit.url);
+      if (await this.domains.isShortHost(url.host, url.hostname)) {
+        throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
+      }
+      changes.url = { href: url.href, hash: createHash('sha256').update(url.href).digest() };
+    }
+    if (edit.comment !== undefined) changes.comment = optionalText('comment', edit.comment, COMMENT_MAX_LENGTH);
+    if (edit.expiredAt !== undefined) changes.expiresAt = edit.expiredAt === null ? null : parseExpiry(edit.expiredAt);
+    if (edit.password !== undefined) changes.passwordHash = edit.password === null ? null : await hashPassword(checkPassword(edit.password));
+    const updated = await this.store.update(link, changes);
+    if (!updated) throw BriefError.notFound();
+    this.changes.announce(link.domain, link.key);
+    return { link: updated, domain: await this.domainOf(updated), clicks: await this.store.clicksOf(link.id) };
+  }
+
+  /** DELETE of one of the caller's links by domain and key. */
+  async deleteOwn(caller: Caller, domain: string, key: string): Promise<void> {
+    await this.delete(caller, `${domain}/${key}`);
+  }
+
   /** `brief link block|unblock`: an administrator's switch; a blocked link answers 410. */
   async setStatus(reference: string, status: LinkStatus): Promise<LinkView> {
     const link = await this.find(reference);
     if (!link) throw BriefError.notFound(`No live link "${reference}"`);
     await this.store.setStatus(link, status);
     this.changes.announce(link.domain, link.key);
-    return this.view({ ...link, status });
+    return toLinkView({ ...link, status }, await this.domainOf(link));
   }
 
   /** `brief link show`: a live link by reference, whoever owns it, with its click count. */
   async show(reference: string): Promise<LinkView & { clicks: number; createdAt: string }> {
     const link = await this.find(reference);
     if (!link) throw BriefError.notFound(`No live link "${reference}"`);
-    return { ...(await this.view(link)), clicks: await this.store.clicksOf(link.id), createdAt: new Date(link.createdAt).toISOString() };
+    return {
+      ...toLinkView(link, await this.domainOf(link)),
+      clicks: await this.store.clicksOf(link.id),
+      createdAt: new Date(link.createdAt).toISOString(),
+    };
   }
 
-  private async view(link: LinkRecord): Promise<LinkView> {
-    const domain = (await this.domains.find(link.domain)) ?? { hostname: link.domain, urlPrefix: `https://${link.domain}` };
-    return toLinkView(link, domain);
+  private async domainOf(link: LinkRecord): Promise<ShortDomain> {
+    return (await this.domains.find(link.domain)) ?? { hostname: link.domain, urlPrefix: `https://${link.domain}` };
   }
 
   /**

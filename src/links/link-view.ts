@@ -20,7 +20,7 @@ export function toLinkView(link: LinkRecord, domain: ShortDomain): LinkView {
     code: link.code,
     url: link.url,
     status: link.status,
-    shortened: `${domain.urlPrefix}/${link.key}`,
+    shortened: shortUrl(link, domain),
     hostname: new URL(link.url).hostname,
     tally: link.id,
     urlPrefix: domain.urlPrefix,
@@ -29,4 +29,9 @@ export function toLinkView(link: LinkRecord, domain: ShortDomain): LinkView {
   if (link.slug !== null) view.slug = link.slug;
   if (link.title !== null) view.title = link.title;
   return view;
+}
+
+/** The short URL of a link: its domain's prefix and its key (slug or code). */
+export function shortUrl(link: LinkRecord, domain: ShortDomain): string {
+  return `${domain.urlPrefix}/${link.key}`;
 }

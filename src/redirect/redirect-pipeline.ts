@@ -1,23 +1,26 @@
 import type { IncomingMessage } from 'node:http';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
-import type { LinkTarget } from '../storage/stores.js';
+import { verifyPassword } from '../links/passwords.js';
+import type { LinkGuard, LinkTarget } from '../storage/stores.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
-import type { RedirectAnswer } from './redirect-answer.js';
+import { EXPIRED, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
 
 /**
  * Something that sees every visit: a GET redirect to a live link (not HEAD, not a
- * blocked or unknown link). Called on the request path, so it must only note what it
- * needs and return (the click counter adds one to a tally).
+ * blocked, expired or unknown link), or the right password for a protected one. Called on
+ * the request path, so it must only note what it needs and return (the click counter adds
+ * one to a tally).
  */
 export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => void;
 
 /**
  * The one redirect pipeline: request → answer, for GET and HEAD /{key} on every short
- * domain (the Host header picks the domain). Every rule of a redirect lives here: what
- * a key is, Brief's reserved words, blocked and unknown links, and who is told of a
- * visit. Its two doors call it: the node:http fast path (fast-path.ts) with answerNow,
- * before Fastify, and the Fastify route (routes.ts) with answer, for what the fast path
- * leaves (and for app.inject).
+ * domain (the Host header picks the domain), and POST of a protected link's password.
+ * Every rule of a redirect lives here: what a key is, Brief's reserved words, blocked,
+ * expired and unknown links, passwords, and who is told of a visit. Its two doors call
+ * it: the node:http fast path (fast-path.ts) with answerNow, before Fastify, and the
+ * Fastify routes (routes.ts) with answer and unlock, for what the fast path leaves (and
+ * for app.inject).
  */
 export class RedirectPipeline {
   constructor(
@@ -54,14 +57,39 @@ export class RedirectPipeline {
     return this.finish(request, key, found);
   }
 
+  /**
+   * POST /{key} with the password of a protected link: 303 to the destination (and the
+   * visit counts) when it is right, the form again with 403 when not. A link without a
+   * password answers as to a HEAD: its redirect, its 404 or its 410, and no visit.
+   */
+  async unlock(request: IncomingMessage, key: string, password: string | undefined): Promise<RedirectAnswer | undefined> {
+    const target = LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null;
+    const passwordHash = target?.guard?.passwordHash;
+    if (!target || target.blocked || !passwordHash || isExpired(target.guard)) return this.finish(request, key, target);
+    if (!password || !(await verifyPassword(password, passwordHash))) return WRONG_PASSWORD;
+    this.visit(target, request);
+    return unlocked(target.url);
+  }
+
   private finish(request: IncomingMessage, key: string, target: LinkTarget | null): RedirectAnswer | undefined {
     if (target === null) {
       // Brief's own words (`/v2`, `/health`, …) are never link keys: not a redirect at all.
       return RESERVED_SLUGS.has(key.toLowerCase()) ? undefined : this.answerFor(null);
     }
-    if (!target.blocked && request.method === 'GET') {
-      for (const observe of this.observers) observe(target, request);
+    // Most links have no guard: one property test on the hot path.
+    if (target.guard !== undefined && !target.blocked) {
+      if (isExpired(target.guard)) return EXPIRED;
+      if (target.guard.passwordHash !== null) return PASSWORD_FORM;
     }
+    if (!target.blocked && request.method === 'GET') this.visit(target, request);
     return this.answerFor(target);
   }
+
+  private visit(target: LinkTarget, request: IncomingMessage): void {
+    for (const observe of this.observers) observe(target, request);
+  }
+}
+
+function isExpired(guard: LinkGuard | undefined): boolean {
+  return guard !== undefined && guard.expiresAt !== null && guard.expiresAt <= Date.now();
 }

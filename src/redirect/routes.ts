@@ -1,9 +1,11 @@
+import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorMedia, errorResponses } from '../http/error-schemas.js';
-import { BLOCKED_PAGE, NOT_FOUND_PAGE } from './pages.js';
+import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from './pages.js';
+import type { RedirectAnswer } from './redirect-answer.js';
 import type { RedirectPipeline } from './redirect-pipeline.js';
 
 // The route's parameter and its answers, for the API document; the answers themselves are
@@ -23,17 +25,21 @@ const redirect = (description: string) => ({
 
 const html = (example: string) => ({ schema: Type.String({ contentMediaType: 'text/html' }), example });
 
+const KeyParams = Type.Object({
+  key: Type.String({ description: 'The code or slug of the link.', examples: ['x4Tq9Zb', 'launch'] }),
+});
+
 const redirectSchema = {
   summary: 'Follow a short URL',
   description:
     'GET and HEAD `/{key}` on any configured short domain, chosen by the `Host` header (case-insensitively). ' +
-    'A link lives only on its own domain. Each GET of a live link counts a click.',
+    'A link lives only on its own domain. Each GET of a live link counts a click. A link with a password answers ' +
+    'a form (200) that posts the password back to the same address; an expired link answers 410.',
   tags: ['redirect'],
   security: NO_AUTH,
-  params: Type.Object({
-    key: Type.String({ description: 'The code or slug of the link.', examples: ['x4Tq9Zb', 'launch'] }),
-  }),
+  params: KeyParams,
   response: {
+    200: { description: 'A password-protected link: the password form (`Cache-Control: no-store`).', content: { 'text/html': html(PASSWORD_PAGE) } },
     301: redirect('Moved Permanently (the default)'),
     302: redirect('Found'),
     307: redirect('Temporary Redirect'),
@@ -45,27 +51,62 @@ const redirectSchema = {
       content: { 'text/html': html(NOT_FOUND_PAGE), 'application/json': errorMedia('routeNotFound') },
     },
     410: {
-      description: 'A link blocked by the administrator (`brief link block`): a small HTML page.',
-      content: { 'text/html': html(BLOCKED_PAGE) },
+      description: 'A link blocked by the administrator (`brief link block`), or expired: a small HTML page.',
+      content: {
+        'text/html': {
+          schema: Type.String({ contentMediaType: 'text/html' }),
+          examples: { blocked: { value: BLOCKED_PAGE }, expired: { value: EXPIRED_PAGE } },
+        },
+      },
     },
     ...errorResponses(400, 500, 503),
   },
 };
 
+const unlockSchema = {
+  summary: "Enter a protected link's password",
+  description:
+    'The password form posts here (`application/x-www-form-urlencoded`, field `password`). The right password ' +
+    'answers 303 to the destination and counts a click; a wrong or missing one answers the form again with 403.',
+  tags: ['redirect'],
+  security: NO_AUTH,
+  params: KeyParams,
+  response: {
+    303: { description: 'The right password: on to the destination.', type: 'null', headers: { Location: { type: 'string' } } },
+    403: { description: 'A wrong or missing password: the form again, with an error.', content: { 'text/html': html(WRONG_PASSWORD_PAGE) } },
+    404: { description: 'An unknown or deleted link.', content: { 'text/html': html(NOT_FOUND_PAGE) } },
+    410: { description: 'A blocked or expired link.', content: { 'text/html': html(EXPIRED_PAGE) } },
+    ...errorResponses(400, 500, 503),
+  },
+};
+
+/** A password is short; the form's body is bounded well below Fastify's default 1 MB. */
+const FORM_BODY_LIMIT = 4096;
+
+function send(reply: FastifyReply, answer: RedirectAnswer | undefined) {
+  // Not a redirect (a reserved word): the not-found handler answers, JSON under /v2.
+  if (answer === undefined) return reply.callNotFound();
+  reply.code(answer.status);
+  for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i]!, answer.headers[i + 1]);
+  return answer.body === '' ? reply.send() : reply.send(answer.body);
+}
+
 /**
  * GET and HEAD /{key} through Fastify: what the fast path left (percent-encoded keys, a
- * query string, a cache miss on PostgreSQL) and every app.inject, with the same pipeline.
+ * query string, a cache miss on PostgreSQL) and every app.inject, with the same pipeline;
+ * and POST /{key}, a protected link's password form.
  */
 export function redirectRoutes(pipeline: RedirectPipeline) {
   return async (fastify: FastifyInstance) => {
+    await fastify.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/:key', { schema: redirectSchema, serializerCompiler: documentedOnly }, async (request, reply) => {
-      const answer = await pipeline.answer(request.raw, request.params.key);
-      // Not a redirect (a reserved word): the not-found handler answers, JSON under /v2.
-      if (answer === undefined) return reply.callNotFound();
-      reply.code(answer.status as keyof typeof redirectSchema.response); // one of the documented answers
-      for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i]!, answer.headers[i + 1]);
-      return answer.body === '' ? reply.send() : reply.send(answer.body);
+    app.get('/:key', { schema: redirectSchema, serializerCompiler: documentedOnly }, async (request, reply) =>
+      send(reply, await pipeline.answer(request.raw, request.params.key)),
+    );
+    app.post('/:key', { schema: unlockSchema, serializerCompiler: documentedOnly, bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
+      const body = request.body as { password?: unknown } | undefined;
+      const password = typeof body?.password === 'string' ? body.password : undefined;
+      return send(reply, await pipeline.unlock(request.raw, request.params.key, password));
     });
   };
 }

@@ -1,8 +1,8 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Connection } from './connection.js';
-import type { CreateOutcome, LinkRecord, LinkStatus, LinkStore, LinkTarget, NewLink, SyncLinkReads } from './stores.js';
+import type { CountedLink, CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, LinkTarget, NewLink, SyncLinkReads } from './stores.js';
 import type { LinkRow, Tables } from './tables.js';
 
 // One more than the draws a collision of random codes could plausibly need.
@@ -21,11 +21,29 @@ export function toLinkRecord(row: LinkRow): LinkRecord {
     status: row.status,
     createdAt: row.created_at,
     deletedAt: row.deleted_at,
+    comment: row.comment,
+    passwordHash: row.password_hash,
+    expiresAt: row.expires_at,
+    updatedAt: row.updated_at,
+    reusable: Boolean(row.reusable),
   };
 }
 
-const toTarget = (row: { id: number; url: string; status: string } | undefined): LinkTarget | null =>
-  row ? { id: row.id, url: row.url, blocked: row.status === 'blocked' } : null;
+/** The columns a redirect needs. */
+const TARGET_COLUMNS = ['id', 'url', 'status', 'password_hash', 'expires_at'] as const;
+type TargetRow = Pick<LinkRow, (typeof TARGET_COLUMNS)[number]>;
+
+/** A target; a guard only when the link has a password or an expiry, so ordinary targets keep one shape. */
+function toTarget(row: TargetRow | undefined): LinkTarget | null {
+  if (!row) return null;
+  const blocked = row.status === 'blocked';
+  if (row.password_hash === null && row.expires_at === null) return { id: row.id, url: row.url, blocked };
+  return { id: row.id, url: row.url, blocked, guard: { passwordHash: row.password_hash, expiresAt: row.expires_at } };
+}
+
+// The dedupe index is partial (migrations/0003): a query uses it only when it names the
+// index's condition literally, not as a bound parameter.
+const REUSABLE = sql<boolean>`reusable = true`;
 
 /** Links on either engine; on a SQLite file, the hot reads also go to the read-only connection. */
 export class SqlLinkStore implements LinkStore {
@@ -40,7 +58,7 @@ export class SqlLinkStore implements LinkStore {
     if (this.syncReads) return this.syncReads.target(domain, key);
     const row = await this.connection.db
       .selectFrom('links')
-      .select(['id', 'url', 'status'])
+      .select(TARGET_COLUMNS)
       .where('domain', '=', domain)
       .where('key', '=', key)
       .where('deleted_at', 'is', null)
@@ -56,7 +74,7 @@ export class SqlLinkStore implements LinkStore {
     const reader = this.connection.reader;
     if (!reader) return this.duplicateIn(this.connection.db, accountId, domain, urlHash);
     this.duplicateStatement ??= reader().prepare(
-      'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null',
+      'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null and reusable = true',
     );
     const row = this.duplicateStatement.get(accountId, domain, urlHash);
     return row && toLinkRecord(row);
@@ -71,28 +89,38 @@ export class SqlLinkStore implements LinkStore {
     return this.connection.write(async (db) => {
       for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
         const code = drawCode();
-        const inserted = await db
-          .insertInto('links')
-          .values({
-            code,
-            domain: link.domain,
-            key: link.slug ?? code,
-            slug: link.slug,
-            url: link.url,
-            url_hash: link.urlHash,
-            title: link.title,
-            account_id: link.accountId,
-            status: 'public',
-            created_at: Date.now(),
-            deleted_at: null,
-          })
-          .onConflict((oc) => oc.doNothing())
-          .returningAll()
-          .executeTakeFirst();
+        const insert = (reusable: boolean) =>
+          db
+            .insertInto('links')
+            .values({
+              code,
+              domain: link.domain,
+              key: link.slug ?? code,
+              slug: link.slug,
+              url: link.url,
+              url_hash: link.urlHash,
+              title: link.title,
+              account_id: link.accountId,
+              status: 'public',
+              created_at: Date.now(),
+              deleted_at: null,
+              comment: link.comment,
+              password_hash: link.passwordHash,
+              expires_at: link.expiresAt,
+              updated_at: null,
+              reusable: reusable ? 1 : 0, // better-sqlite3 binds no booleans; PostgreSQL reads '1' as true
+            })
+            .onConflict((oc) => oc.doNothing())
+            .returningAll()
+            .executeTakeFirst();
+        const inserted = await insert(link.reusable);
         if (inserted) return { created: toLinkRecord(inserted) };
         if (link.slug === null) {
-          const duplicate = await this.duplicateIn(db, link.accountId, link.domain, link.urlHash);
-          if (duplicate) return { duplicate };
+          const duplicate = link.reusable ? await this.duplicateIn(db, link.accountId, link.domain, link.urlHash) : undefined;
+          if (duplicate && link.reuseExisting) return { duplicate };
+          // A new link beside the dedupe link, under the code just drawn (it was the dedupe index that said no).
+          const beside = duplicate && (await insert(false));
+          if (beside) return { created: toLinkRecord(beside) };
           continue;
         }
         const holder = await db.selectFrom('links').selectAll().where('domain', '=', link.domain).where('key', '=', link.slug).executeTakeFirst();
@@ -131,6 +159,52 @@ export class SqlLinkStore implements LinkStore {
     });
   }
 
+  update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined> {
+    return this.connection.write(async (db) => {
+      const row = await db
+        .updateTable('links')
+        .set({
+          // A new destination takes the link out of dedupe: it is no longer "the" link to either URL.
+          ...(changes.url && { url: changes.url.href, url_hash: changes.url.hash, reusable: 0 }),
+          ...(changes.comment !== undefined && { comment: changes.comment }),
+          ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
+          ...(changes.expiresAt !== undefined && { expires_at: changes.expiresAt }),
+          updated_at: Date.now(),
+        })
+        .where('id', '=', link.id)
+        .where('deleted_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await recordChange(db, link);
+      return toLinkRecord(row);
+    });
+  }
+
+  async listByAccount(accountId: number, offset: number, limit: number): Promise<{ total: number; links: CountedLink[] }> {
+    const db = this.connection.db;
+    const [counted, rows] = await Promise.all([
+      db
+        .selectFrom('links')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('links')
+        .leftJoin('link_clicks', 'link_clicks.link_id', 'links.id')
+        .selectAll('links')
+        .select('link_clicks.clicks')
+        .where('links.account_id', '=', accountId)
+        .where('links.deleted_at', 'is', null)
+        .orderBy('links.id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    ]);
+    return { total: Number(counted.count), links: rows.map(({ clicks, ...row }) => ({ link: toLinkRecord(row), clicks: Number(clicks ?? 0) })) };
+  }
+
   async countLive(domain: string): Promise<number> {
     const live = await this.connection.db
       .selectFrom('links')
@@ -163,6 +237,7 @@ export class SqlLinkStore implements LinkStore {
       .where('url_hash', '=', urlHash)
       .where('slug', 'is', null)
       .where('deleted_at', 'is', null)
+      .where(REUSABLE)
       .executeTakeFirst();
     return row && toLinkRecord(row);
   }
@@ -175,12 +250,12 @@ async function recordChange(db: Kysely<Tables>, link: LinkRecord): Promise<void>
 
 /** The redirect path's reads on a SQLite file's read-only connection, as prepared statements. */
 class SqliteLinkReads implements SyncLinkReads {
-  private lookup: Statement<[string, string], { id: number; url: string; status: string }> | undefined;
+  private lookup: Statement<[string, string], TargetRow> | undefined;
 
   constructor(private readonly reader: () => SQLite.Database) {}
 
   target(domain: string, key: string): LinkTarget | null {
-    this.lookup ??= this.reader().prepare('select id, url, status from links where domain = ? and key = ? and deleted_at is null');
+    this.lookup ??= this.reader().prepare(`select ${TARGET_COLUMNS.join(', ')} from links where domain = ? and key = ? and deleted_at is null`);
     return toTarget(this.lookup.get(domain, key));
   }
 
@@ -191,7 +266,7 @@ class SqliteLinkReads implements SyncLinkReads {
   eachNewest(limit: number, visit: (domain: string, key: string, id: number, url: string, blocked: boolean) => void): void {
     const rows = this.reader()
       .prepare<[number], [string, string, number, string, string]>(
-        'select domain, key, id, url, status from links where deleted_at is null order by id desc limit ?',
+        'select domain, key, id, url, status from links where deleted_at is null and password_hash is null and expires_at is null order by id desc limit ?',
       )
       .raw()
       .iterate(limit);

@@ -2,12 +2,14 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database } from './database.js';
 import { initial } from './migrations/0001-initial.js';
 import { clickWriters } from './migrations/0002-click-writers.js';
+import { v3Links } from './migrations/0003-v3-links.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
   return {
     '0001-initial': initial(database.dialect),
     '0002-click-writers': clickWriters(database.dialect),
+    '0003-v3-links': v3Links(database.dialect),
   };
 }
 

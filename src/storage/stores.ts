@@ -21,6 +21,14 @@ export interface LinkRecord {
   /** Epoch milliseconds, like every time in storage. */
   readonly createdAt: number;
   readonly deletedAt: number | null;
+  readonly comment: string | null;
+  /** scrypt hash of the link's password; null: none. */
+  readonly passwordHash: string | null;
+  /** After this the link answers 410; null: never. */
+  readonly expiresAt: number | null;
+  readonly updatedAt: number | null;
+  /** In the dedupe index: the account's one slug-less link to its URL on its domain. */
+  readonly reusable: boolean;
 }
 
 /** A link to create; the store draws its code. */
@@ -32,12 +40,36 @@ export interface NewLink {
   /** SHA-256 of url: the dedupe index covers it instead of the (up to 8 KB) url. */
   readonly urlHash: Buffer;
   readonly title: string | null;
+  readonly comment: string | null;
+  readonly passwordHash: string | null;
+  readonly expiresAt: number | null;
+  /**
+   * May be the account's dedupe link to the URL: a slug-less link without a password or an
+   * expiry. The first such link to a URL is; later ones made with reuseExisting false are not.
+   */
+  readonly reusable: boolean;
+  /** Return the account's dedupe link to the URL, when there is one, instead of making a new link. */
+  readonly reuseExisting: boolean;
+}
+
+/** What an edit changes; absent fields stay as they are, null clears. */
+export interface LinkChanges {
+  readonly url?: { readonly href: string; readonly hash: Buffer };
+  readonly comment?: string | null;
+  readonly passwordHash?: string | null;
+  readonly expiresAt?: number | null;
+}
+
+/** A link with the clicks counted for it so far. */
+export interface CountedLink {
+  readonly link: LinkRecord;
+  readonly clicks: number;
 }
 
 /**
  * What an insert came to when a unique index said no to the first try:
  * - created: a new link;
- * - duplicate: the account's live slug-less link to the same URL on the domain (dedupe);
+ * - duplicate: the account's live dedupe link to the same URL on the domain (only with reuseExisting);
  * - slugTaken: the link (live or deleted, anyone's) that holds the requested slug.
  */
 export type CreateOutcome = { readonly created: LinkRecord } | { readonly duplicate: LinkRecord } | { readonly slugTaken: LinkRecord };
@@ -47,6 +79,14 @@ export interface LinkTarget {
   readonly id: number;
   readonly url: string;
   readonly blocked: boolean;
+  /** Only on links with a password or an expiry: most targets have no such property at all. */
+  readonly guard?: LinkGuard;
+}
+
+/** What stands between a visitor and the destination of a guarded link. */
+export interface LinkGuard {
+  readonly passwordHash: string | null;
+  readonly expiresAt: number | null;
 }
 
 /**
@@ -58,7 +98,7 @@ export interface SyncLinkReads {
   target(domain: string, key: string): LinkTarget | null;
   /** The highest link id there is (0 with none): how big an index of every link would be. */
   highestId(): number;
-  /** Visits up to `limit` live links, newest first (flat arguments: a million of them load at start). */
+  /** Visits up to `limit` live unguarded links, newest first (flat arguments: a million of them load at start). */
   eachNewest(limit: number, visit: (domain: string, key: string, id: number, url: string, blocked: boolean) => void): void;
   /** Gives back the page cache a large scan filled. */
   releaseMemory(): void;
@@ -84,6 +124,10 @@ export interface LinkStore {
   markDeleted(link: LinkRecord): Promise<boolean>;
   /** Sets a link's status and records the change. */
   setStatus(link: LinkRecord, status: LinkStatus): Promise<void>;
+  /** Applies an edit and records the change; the link as it is now, or undefined when it is not live any more. */
+  update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined>;
+  /** An account's live links, newest first, with their clicks, and how many there are. */
+  listByAccount(accountId: number, offset: number, limit: number): Promise<{ total: number; links: CountedLink[] }>;
   /** How many live links a domain has. */
   countLive(domain: string): Promise<number>;
   /** The clicks counted for a link so far (flushed ones). */
@@ -161,15 +205,29 @@ export interface DomainRecord {
   readonly accountId: number | null;
 }
 
+/** A stored domain's own settings; null: the default. */
+export interface DomainSettings {
+  /** Length of codes generated on the domain. */
+  readonly codeLength: number | null;
+  /** Where the bare domain (`/`) redirects. */
+  readonly homeRedirectUrl: string | null;
+  /** Where unknown keys on the domain redirect, instead of the 404 page. */
+  readonly notFoundRedirectUrl: string | null;
+}
+
+export type StoredDomain = DomainRecord & DomainSettings;
+
 export interface DomainStore {
-  all(): Promise<DomainRecord[]>;
-  byHostname(hostname: string): Promise<DomainRecord | undefined>;
+  all(): Promise<StoredDomain[]>;
+  byHostname(hostname: string): Promise<StoredDomain | undefined>;
   /** Public domains and, when given, one account's private ones. */
   usableBy(accountId: number | undefined): Promise<DomainRecord[]>;
   /** Every domain with its owner's name, by hostname. */
   allWithOwners(): Promise<Array<DomainRecord & { owner: string | null }>>;
   /** false when the hostname is taken. */
-  add(domain: DomainRecord): Promise<boolean>;
+  add(domain: DomainRecord & Partial<DomainSettings>): Promise<boolean>;
+  /** Changes a domain's settings; false when there is no such domain. */
+  updateSettings(hostname: string, settings: Partial<DomainSettings>): Promise<boolean>;
   /** false when there was no such domain. */
   remove(hostname: string): Promise<boolean>;
 }

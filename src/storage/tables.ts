@@ -26,6 +26,12 @@ export interface DomainTable {
   /** null for a public domain; the owner for a private one. */
   account_id: number | null;
   created_at: number;
+  /** Length of generated codes on this domain; null: CODE_LENGTH. */
+  code_length: number | null;
+  /** Where the bare domain (`/`) redirects; null: nowhere. */
+  home_redirect_url: string | null;
+  /** Where unknown keys on the domain redirect instead of the 404 page; null: the page. */
+  not_found_redirect_url: string | null;
 }
 
 export interface LinkTable {
@@ -46,6 +52,15 @@ export interface LinkTable {
   status: 'public' | 'blocked';
   created_at: number;
   deleted_at: number | null;
+  /** v3's free-text note. */
+  comment: string | null;
+  /** scrypt hash of the link's password (see links/passwords.ts); null: no password. */
+  password_hash: string | null;
+  /** After this the link answers 410; null: never. */
+  expires_at: number | null;
+  updated_at: number | null;
+  /** In the dedupe index (v2, and v3 with reuseExisting); 0/1 on SQLite. */
+  reusable: Generated<boolean | number>;
 }
 
 /** Clicks per link, added to by every instance's click counter; no row means no clicks yet. */

@@ -24,6 +24,49 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v2/qrcode': {
     get: { 400: 'E_BAD_REQUEST', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR' },
   },
+  '/v3/shorten/bulk': {
+    post: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      404: 'E_NOT_FOUND',
+      422: 'E_VALIDATION_ERROR',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
+  },
+  '/v3/shorten': {
+    get: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      404: 'E_NOT_FOUND',
+      422: 'E_VALIDATION_ERROR',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
+  },
+  '/v3/shorten/list': {
+    get: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      404: 'E_NOT_FOUND',
+      422: 'E_VALIDATION_ERROR',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
+  },
+  '/v3/shorten/{domain}/{slug}': Object.fromEntries(
+    ['get', 'patch', 'delete'].map((method) => [
+      method,
+      {
+        400: 'E_BAD_REQUEST',
+        401: 'E_UNAUTHORIZED_ACCESS',
+        404: 'E_NOT_FOUND',
+        422: 'E_VALIDATION_ERROR',
+        500: 'E_INTERNAL_ERROR',
+        503: 'E_SERVICE_UNAVAILABLE',
+      },
+    ]),
+  ),
 };
 
 const ERROR_CODES = [
@@ -95,7 +138,23 @@ describe('API document and reference page', () => {
 
   it('names every public route, and only those', () => {
     const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    assert.deepEqual(routes.sort(), ['DELETE /v2/links/{link}', 'GET /v2/qrcode', 'GET /v2/shorten', 'GET /v2/shorten-domains', 'GET /{key}']);
+    assert.deepEqual(
+      routes.sort(),
+      [
+        'DELETE /v2/links/{link}',
+        'GET /v2/qrcode',
+        'GET /v2/shorten',
+        'GET /v2/shorten-domains',
+        'GET /{key}',
+        'POST /{key}',
+        'POST /v3/shorten/bulk',
+        'GET /v3/shorten',
+        'GET /v3/shorten/list',
+        'GET /v3/shorten/{domain}/{slug}',
+        'PATCH /v3/shorten/{domain}/{slug}',
+        'DELETE /v3/shorten/{domain}/{slug}',
+      ].sort(),
+    );
   });
 
   it('documents every error status of each route with the error body and examples of its code', () => {

@@ -13,7 +13,13 @@ export interface HttpAnswer {
 }
 
 /** One HTTP request to 127.0.0.1:port; `host` sets the Host header (which picks the short domain). */
-export function request(port: number, method: string, pathAndQuery: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+export function request(
+  port: number,
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: pathAndQuery, headers, agent: false }, (res) => {
       let body = '';
@@ -22,7 +28,7 @@ export function request(port: number, method: string, pathAndQuery: string, head
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 

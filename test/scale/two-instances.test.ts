@@ -113,6 +113,25 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
       for (const server of [a, b]) assert.equal((await visit(server, 'contested')).headers.location, winningUrl);
     });
 
+    it('makes A follow an edit made on B within 1 s: a new destination, then a password (v3 PATCH)', async () => {
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const made = await request(a.port, 'POST', '/v3/shorten/bulk', auth, JSON.stringify([{ url: 'https://example.com/before-edit' }]));
+      assert.equal(made.status, 200, made.body);
+      const key: string = made.json()[0].slug;
+      assert.equal((await visit(a, key)).headers.location, 'https://example.com/before-edit');
+      assert.equal((await visit(a, key)).headers.location, 'https://example.com/before-edit'); // now in A's cache
+
+      const edit = (body: object) => request(b.port, 'PATCH', `/v3/shorten/${SHORT_HOST}/${key}`, auth, JSON.stringify(body));
+      const moved = await edit({ url: 'https://example.com/after-edit' });
+      assert.equal(moved.status, 200, moved.body);
+      assert.ok(
+        await eventually(async () => (await visit(a, key)).headers.location === 'https://example.com/after-edit', 1_000),
+        'A still redirects to the old destination',
+      );
+      assert.equal((await edit({ password: 'sesame-1' })).status, 200);
+      assert.ok(await eventually(async () => (await visit(a, key)).status === 200, 1_000), 'A does not ask for the new password');
+    });
+
     it('adds up click counts from both instances exactly', async () => {
       const created = await shorten(a, { url: 'https://example.com/counted' });
       const code: string = created.json().code;

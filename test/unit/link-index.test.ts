@@ -107,6 +107,15 @@ describe('RedirectCache with a LinkIndex', () => {
     assert.equal(cache.get('d', 'k'), undefined);
   });
 
+  it('keeps links with a password or an expiry out of the index: the LRU holds them, guard and all', () => {
+    const cache = make(10);
+    const guarded = { ...target, guard: { passwordHash: 'scrypt$x', expiresAt: null } };
+    cache.set('d', 'g', guarded, cache.snapshot());
+    assert.equal(cache.get('d', 'g'), undefined, 'not in the index after one miss');
+    cache.set('d', 'g', guarded, cache.snapshot()); // its second miss: into the LRU
+    assert.deepEqual(cache.get('d', 'g'), guarded);
+  });
+
   it('keeps misses in the LRU, and links the full index has no room for', () => {
     const cache = make(1);
     cache.set('d', 'a', target, cache.snapshot());

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { hashPassword } from '../../src/links/passwords.js';
 import { LinkResolver } from '../../src/redirect/link-resolver.js';
 import { redirectAnswers } from '../../src/redirect/redirect-answer.js';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
@@ -13,6 +14,9 @@ const HOST = 'short.test';
 const LINKS = new Map<string, LinkTarget>([
   ['fresh', { id: 1, url: 'https://example.com/fresh', blocked: false }],
   ['blocked', { id: 2, url: 'https://example.com/blocked', blocked: true }],
+  ['gone', { id: 3, url: 'https://example.com/gone', blocked: false, guard: { passwordHash: null, expiresAt: Date.now() - 1 } }],
+  ['later', { id: 4, url: 'https://example.com/later', blocked: false, guard: { passwordHash: null, expiresAt: Date.now() + 3_600_000 } }],
+  ['locked', { id: 5, url: 'https://example.com/locked', blocked: false, guard: { passwordHash: await hashPassword('sesame-1'), expiresAt: null } }],
 ]);
 const targetOf = (domain: string, key: string) => (domain === HOST ? (LINKS.get(key) ?? null) : null);
 
@@ -82,5 +86,31 @@ describe('RedirectPipeline', () => {
     assert.equal(redirects.answerNow(request('GET', '/fresh')), undefined);
     assert.equal((await redirects.answer(request('GET', '/fresh'), 'fresh'))?.status, 301);
     assert.deepEqual(seen, [[1, 'GET']]);
+  });
+
+  it('answers an expired link 410 at both doors, a link still to expire as any other', async () => {
+    const { redirects, seen } = pipeline();
+    assert.equal(redirects.answerNow(request('GET', '/gone'))?.status, 410);
+    assert.equal((await redirects.answer(request('GET', '/gone?x'), 'gone'))?.status, 410);
+    assert.equal((await redirects.unlock(request('POST', '/gone'), 'gone', 'x'))?.status, 410);
+    assert.equal(redirects.answerNow(request('GET', '/later'))?.status, 301);
+    assert.deepEqual(seen, [[4, 'GET']]);
+  });
+
+  it('asks for the password of a protected link at both doors, and counts only the right one', async () => {
+    const { redirects, seen } = pipeline();
+    for (const method of ['GET', 'HEAD']) {
+      const form = redirects.answerNow(request(method, '/locked'));
+      assert.equal(form?.status, 200);
+      assert.ok(!form?.body.includes('example.com'));
+      assert.equal((await redirects.answer(request(method, '/locked?x'), 'locked'))?.status, 200);
+    }
+    assert.equal((await redirects.unlock(request('POST', '/locked'), 'locked', 'sesame-2'))?.status, 403);
+    assert.equal((await redirects.unlock(request('POST', '/locked'), 'locked', undefined))?.status, 403);
+    assert.deepEqual(seen, []);
+    const right = await redirects.unlock(request('POST', '/locked'), 'locked', 'sesame-1');
+    assert.equal(right?.status, 303);
+    assert.deepEqual(right?.headers.slice(0, 2), ['location', 'https://example.com/locked']);
+    assert.deepEqual(seen, [[5, 'POST']]);
   });
 });

@@ -1,0 +1,37 @@
+// Checks of a link's optional fields, shared by every way of making or editing one.
+import { BriefError } from '../errors.js';
+
+export const TITLE_MAX_LENGTH = 512;
+export const COMMENT_MAX_LENGTH = 1024;
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/** A free-text field: empty is none; bounded; no NUL (PostgreSQL cannot store it in text). */
+export function optionalText(field: string, value: string | null | undefined, maxLength: number): string | null {
+  if (!value) return null;
+  if (value.length > maxLength) throw BriefError.invalid(field, 'maxLength', `The ${field} field must not be greater than ${maxLength} characters`);
+  if (value.includes('\u0000')) throw BriefError.invalid(field, 'regex', `The ${field} field format is invalid`);
+  return value;
+}
+
+/** A link password: at least 6 characters (and a sane upper bound, since it is hashed). */
+export function checkPassword(password: string): string {
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    throw BriefError.invalid('password', 'minLength', `The password field must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  }
+  if (password.length > PASSWORD_MAX_LENGTH) {
+    throw BriefError.invalid('password', 'maxLength', `The password field must not be greater than ${PASSWORD_MAX_LENGTH} characters`);
+  }
+  return password;
+}
+
+// ISO 8601 with a date, a time and a zone, as JSON.stringify(new Date()) writes it.
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** `expiredAt`: an ISO 8601 timestamp with its zone, in the future; epoch milliseconds. */
+export function parseExpiry(value: string, now = Date.now()): number {
+  const at = ISO_TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at)) throw BriefError.invalid('expiredAt', 'date', 'The expiredAt field must be an ISO 8601 timestamp with a time zone');
+  if (at <= now) throw BriefError.invalid('expiredAt', 'future', 'The expiredAt field must be a date in the future');
+  return at;
+}

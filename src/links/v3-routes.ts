@@ -1,0 +1,170 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AccountService, Caller } from '../accounts/account-service.js';
+import { BriefError } from '../errors.js';
+import { documentedOnly, OPTIONAL_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
+import type { Authenticate } from '../http/auth.js';
+import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import type { LinkService } from './link-service.js';
+import {
+  BulkBody,
+  BulkQuery,
+  BulkResult,
+  EditBody,
+  LinkPath,
+  LinkQuery,
+  ListV3Query,
+  ListV3Result,
+  OneLink,
+  ShortenV3Query,
+  ShortenV3Result,
+  Success,
+} from './v3-schemas.js';
+import { toBulkResult, toListedLink, toOneLink, toShortenResult } from './v3-views.js';
+
+const tags = ['v3 links'];
+const accountErrors = {
+  ...errorResponses(400, 500, 503),
+  401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
+};
+
+const bulkSchema = {
+  summary: 'Make one or many links',
+  description:
+    'Each item is made, or refused, on its own: a bad item gets an error element in its place and the others still ' +
+    'succeed. A body that is not an array of 1 to 200 items is refused as a whole (422).',
+  tags,
+  security: OPTIONAL_AUTH,
+  querystring: BulkQuery,
+  body: BulkBody,
+  response: {
+    200: BulkResult,
+    ...errorResponses(400, 401, 500, 503),
+    404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+    422: errorResponse(422, { examples: 'bulkValidation' }),
+  },
+};
+
+const shortenSchema = {
+  summary: 'Make one link (v2 style)',
+  description: 'Without `returnExisting` a new link is made even when the caller has one to the URL.',
+  tags,
+  security: OPTIONAL_AUTH,
+  querystring: ShortenV3Query,
+  response: {
+    200: ShortenV3Result,
+    ...errorResponses(400, 401, 422, 500, 503),
+    404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+  },
+};
+
+const listSchema = {
+  summary: "The caller's links",
+  description: 'Newest first.',
+  tags,
+  security: REQUIRED_AUTH,
+  querystring: ListV3Query,
+  response: {
+    200: ListV3Result,
+    ...accountErrors,
+    404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+    422: errorResponse(422, { examples: 'domainsValidation' }),
+  },
+};
+
+const oneSchema = (summary: string, description: string, ok: object, extra: object = {}) => ({
+  summary,
+  description,
+  tags,
+  security: REQUIRED_AUTH,
+  params: LinkPath,
+  querystring: LinkQuery,
+  ...extra,
+  response: {
+    200: ok,
+    ...accountErrors,
+    404: errorResponse(404, { examples: 'v3NotFound', description: "E_NOT_FOUND: no such live link among the caller's own." }),
+    422: errorResponse(422, { examples: 'editValidation' }),
+  },
+});
+
+const getSchema = oneSchema('One link', 'A link of the caller by its domain and slug (or generated code).', OneLink);
+const deleteSchema = oneSchema('Delete a link', 'The short URL stops redirecting at once on every instance.', Success);
+const editSchema = oneSchema(
+  'Edit a link',
+  'Changes the destination, comment, password or expiry; the redirect changes on every instance as a delete does. A new destination takes the link out of dedupe.',
+  OneLink,
+  { body: EditBody },
+);
+
+/** The v3 link calls (../shared/spec/v3-interface.md), under /v3. */
+export function v3LinkRoutes(links: LinkService, accounts: AccountService, authenticate: Authenticate) {
+  /** The caller, in the workspace the request names (its own). */
+  const callerIn = async (request: Parameters<Authenticate>[0], workspaceId: string | undefined): Promise<Caller> => {
+    const caller = await authenticate(request);
+    accounts.checkWorkspace(caller, workspaceId);
+    return caller;
+  };
+  /** The same, for calls about an account's own links: a token is needed. */
+  const accountIn = async (request: Parameters<Authenticate>[0], workspaceId: string | undefined): Promise<Caller> => {
+    const caller = await authenticate(request);
+    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');
+    accounts.checkWorkspace(caller, workspaceId);
+    return caller;
+  };
+
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const options = { serializerCompiler: documentedOnly };
+
+    app.post(
+      '/shorten/bulk',
+      {
+        ...options,
+        schema: bulkSchema,
+        // Fastify's Ajv coerces types, and would wrap a lone value (`"text"`, `42`, `null`) into an array.
+        preValidation: async (request) => {
+          if (!Array.isArray(request.body)) throw BriefError.invalid('request', 'array', 'The request field must be an array');
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId);
+        const results = await links.createMany(caller, request.body);
+        return results.map((result) =>
+          'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
+        );
+      },
+    );
+
+    app.get('/shorten', { ...options, schema: shortenSchema }, async (request) => {
+      const { workspaceId, returnExisting, ...input } = request.query;
+      const caller = await callerIn(request, workspaceId);
+      return toShortenResult(await links.create(caller, { ...input, reuseExisting: returnExisting === '1' || returnExisting === 'true' }));
+    });
+
+    app.get('/shorten/list', { ...options, schema: listSchema }, async (request) => {
+      const { page, perPage, workspaceId } = request.query as ListV3Query;
+      const caller = await accountIn(request, workspaceId);
+      const { total, links: found } = await links.list(caller, page, perPage);
+      return { links: found.map((placed) => toListedLink(placed, placed.clicks)), metadata: { total, perPage, page } };
+    });
+
+    app.get('/shorten/:domain/:slug', { ...options, schema: getSchema }, async (request) => {
+      const caller = await accountIn(request, request.query.workspaceId);
+      const placed = await links.own(caller, request.params.domain, request.params.slug);
+      return toOneLink(placed, placed.clicks);
+    });
+
+    app.patch('/shorten/:domain/:slug', { ...options, schema: editSchema }, async (request) => {
+      const caller = await accountIn(request, request.query.workspaceId);
+      const placed = await links.edit(caller, request.params.domain, request.params.slug, request.body ?? {});
+      return toOneLink(placed, placed.clicks);
+    });
+
+    app.delete('/shorten/:domain/:slug', { ...options, schema: deleteSchema }, async (request) => {
+      const caller = await accountIn(request, request.query.workspaceId);
+      await links.deleteOwn(caller, request.params.domain, request.params.slug);
+      return { success: true as const };
+    });
+  };
+}

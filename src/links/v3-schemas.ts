@@ -1,0 +1,154 @@
+// The v3 link routes' data schemas (../shared/spec/v3-interface.md): validation, types and,
+// through v3-routes.ts, the API document.
+import { type Static, Type } from 'typebox';
+
+const WorkspaceId = Type.Optional(
+  Type.String({
+    description: "The caller's workspace id; absent, empty or `undefined` mean the caller's own. Another account's is not found (404).",
+  }),
+);
+
+/** One link to make, as the SDK sends it; checked item by item, so one bad item fails alone. */
+export const BulkItem = Type.Object({
+  url: Type.String({ description: 'The long URL (absolute http or https).', examples: ['https://example.com/a'] }),
+  domain: Type.Optional(Type.String({ description: "A public short domain or one of the caller's." })),
+  slug: Type.Optional(Type.String({ description: 'Custom alias: 1–64 of A-Z a-z 0-9 _ -.' })),
+  comment: Type.Optional(Type.String({ description: 'A free-text note, at most 1,024 characters.' })),
+  password: Type.Optional(Type.String({ description: 'At least 6 characters; visitors must enter it. Stored only as a scrypt hash.' })),
+  expiredAt: Type.Optional(Type.String({ description: 'ISO 8601 timestamp with a zone, in the future: after it the link answers 410.' })),
+  reuseExisting: Type.Optional(
+    Type.Boolean({ description: "Return the caller's existing link to the URL instead of a new one (never for a password or expiry)." }),
+  ),
+});
+export type BulkItem = Static<typeof BulkItem>;
+
+export const BULK_MAX_ITEMS = 200;
+
+export const BulkBody = Type.Array(Type.Unknown(), {
+  minItems: 1,
+  maxItems: BULK_MAX_ITEMS,
+  description: `1 to ${BULK_MAX_ITEMS} links to make (see BulkItem); results come back in the same order.`,
+});
+
+export const BulkQuery = Type.Object({ workspaceId: WorkspaceId });
+
+const Uuid = Type.String({ format: 'uuid' });
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const BulkResult = Type.Array(
+  Type.Union([
+    Type.Object({
+      id: Uuid,
+      url: Type.String(),
+      slug: Type.String({ description: 'The key the link redirects from: its slug, or its generated code.' }),
+      isCustomSlug: Type.Boolean(),
+      domain: Type.String(),
+      isReused: Type.Boolean(),
+      shortLink: Type.String(),
+      comment: Type.String({ description: 'Empty when there is none.' }),
+    }),
+    Type.Object({
+      url: Type.String({ description: 'The item’s url as sent (empty when it had none).' }),
+      error: Type.String({ description: 'The error code, e.g. E_VALIDATION_ERROR.' }),
+      message: Type.String(),
+    }),
+  ]),
+  {
+    examples: [
+      [
+        {
+          id: '1b4e28ba-2fa1-51d2-883f-0016d3cca427',
+          url: 'https://example.com/a',
+          slug: 'x4Tq9Zb',
+          isCustomSlug: false,
+          domain: 'localhost:3000',
+          isReused: false,
+          shortLink: 'http://localhost:3000/x4Tq9Zb',
+          comment: '',
+        },
+        { url: 'not a url', error: 'E_VALIDATION_ERROR', message: 'The url field must be a valid URL' },
+      ],
+    ],
+  },
+);
+
+export const ShortenV3Query = Type.Object({
+  url: Type.String({ description: 'The long URL (absolute http or https).' }),
+  domain: Type.Optional(Type.String()),
+  slug: Type.Optional(Type.String()),
+  comment: Type.Optional(Type.String()),
+  returnExisting: Type.Optional(
+    Type.Unsafe<'1' | '0' | 'true' | 'false'>({
+      type: 'string',
+      enum: ['1', '0', 'true', 'false'],
+      description: "`1` or `true`: return the caller's existing link to the URL instead of a new one.",
+    }),
+  ),
+  workspaceId: WorkspaceId,
+});
+
+export const ShortenV3Result = Type.Object({
+  id: Uuid,
+  code: Type.String(),
+  slug: Type.String(),
+  domain: Type.String(),
+  urlPrefix: Type.String(),
+  status: Type.String({ enum: ['public', 'blocked'] }),
+  url: Type.String(),
+  shortened: Type.String(),
+});
+
+export const ListV3Query = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 10 })),
+  workspaceId: WorkspaceId,
+});
+export type ListV3Query = Required<Omit<Static<typeof ListV3Query>, 'workspaceId'>> & { workspaceId?: string };
+
+const linkFields = {
+  id: Uuid,
+  slug: Type.String(),
+  isCustomSlug: Type.Boolean(),
+  shortUrl: Type.String(),
+  originalUrl: Type.String(),
+  allowSearchEngineIndexing: Type.Boolean({ description: 'Always false: short links are served with noindex pages.' }),
+  archived: Type.Boolean({ description: 'Always false: Brief has no archive.' }),
+  suspended: Type.Boolean({ description: 'Blocked by the administrator (v2 `status: "blocked"`).' }),
+  statsClicks: Type.Integer(),
+  expiresAt: Type.Union([Timestamp, Type.Null()]),
+  hasPassword: Type.Boolean({ description: "Brief's addition: whether visitors must enter a password." }),
+  userId: Uuid,
+  workspaceId: Uuid,
+  comment: Type.String(),
+  createdAt: Timestamp,
+  updatedAt: Type.Union([Timestamp, Type.Null()]),
+};
+
+export const ListedLink = Type.Object({ domainName: Type.String(), ...linkFields });
+export const OneLink = Type.Object({ domain: Type.String(), ...linkFields });
+
+export const ListV3Result = Type.Object({
+  links: Type.Array(ListedLink),
+  metadata: Type.Object({ total: Type.Integer(), perPage: Type.Integer(), page: Type.Integer() }),
+});
+
+export const LinkPath = Type.Object({
+  domain: Type.String({ description: 'The short domain, e.g. `go.example.com`.' }),
+  slug: Type.String({ description: 'The slug or generated code of the link.' }),
+});
+
+export const LinkQuery = Type.Object({ workspaceId: WorkspaceId });
+
+export const EditBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ description: 'A new destination.' })),
+    // Null first: Fastify's Ajv coerces types, and would turn a null into "" for a string branch tried first.
+    comment: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: 'A new note; null or empty removes it.' })),
+    password: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: 'A new password (≥ 6 characters); null removes it.' })),
+    expiredAt: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: 'A new expiry (ISO 8601, in the future); null removes it.' })),
+  },
+  { description: 'Only the fields given change.' },
+);
+export type EditBody = Static<typeof EditBody>;
+
+export const Success = Type.Object({ success: Type.Literal(true) });
