@@ -1,6 +1,6 @@
 // The domain routes' data schemas, defined once: validation (Ajv), the handler's types and,
 // through routes.ts, the API document.
-import { type Static, Type } from 'typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { Visibility } from './domain-service.js';
 
 export const ListDomainsQuery = Type.Object({

@@ -1,7 +1,7 @@
 // The error body every route can answer, defined once as a schema for the API document
 // (http/api-docs.ts). The body itself is built by http/error-handler.ts; these schemas
 // describe it and never serialize it (see `documentedOnly` in http/api-docs.ts).
-import { type Static, Type } from 'typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { type ApiErrorCode, ERROR_STATUS } from './error-status.js';
 
 export const FieldErrorSchema = Type.Object(

@@ -1,7 +1,7 @@
 // The link routes' data schemas, defined once: Fastify validates requests with them (Ajv,
 // whose errors http/error-handler.ts turns into the v2 messages), the service and the
 // handlers take their types from them, and routes.ts puts them into the API document.
-import { type Static, Type } from 'typebox';
+import { type Static, Type } from '@sinclair/typebox';
 
 // Validation keywords only where they were before: what Ajv checks, and so every message,
 // is unchanged. Lengths, URL form and slug characters are checked by LinkService, whose

@@ -1,6 +1,6 @@
 // The v3 link routes' data schemas (../shared/spec/v3-interface.md): validation, types and,
 // through v3-routes.ts, the API document.
-import { type Static, Type } from 'typebox';
+import { type Static, Type } from '@sinclair/typebox';
 
 const WorkspaceId = Type.Optional(
   Type.String({

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import { QrService } from './qr-service.js';

@@ -1,7 +1,7 @@
 // The QR code route's data schemas, defined once: Fastify validates the query with them (Ajv,
 // whose errors http/error-handler.ts turns into the v2 messages), QrService takes its types
 // from them, and routes.ts puts them into the API document.
-import { type Static, Type } from 'typebox';
+import { type Static, Type } from '@sinclair/typebox';
 
 export const QR_LEVELS = ['L', 'M', 'Q', 'H'] as const;
 export const QR_FORMATS = ['svg', 'png'] as const;
