@@ -72,6 +72,10 @@ if (TEST_DATABASE_URL) {
       }
       assertUnavailable(await shorten('https://example.com/during-the-outage'));
       assertUnavailable(await request(server.port, 'GET', '/v2/shorten-domains'));
+      // The v3 calls too, in the same JSON shape (the SDK parses every answer).
+      const bulk = JSON.stringify([{ url: 'https://example.com/v3-during-the-outage' }]);
+      assertUnavailable(await request(server.port, 'POST', '/v3/shorten/bulk', { 'content-type': 'application/json' }, bulk));
+      assertUnavailable(await request(server.port, 'GET', `/v3/shorten?${new URLSearchParams({ url: 'https://example.com/v3-get' })}`));
 
       // Redirects already in the cache do not need the database.
       for (let i = 0; i < 5; i++) {
