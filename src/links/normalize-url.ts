@@ -10,10 +10,9 @@ const invalid = () => BriefError.invalid('url', 'url', 'The url field must be a 
  * punycode host, default port dropped, dot segments resolved, unsafe characters
  * percent-encoded. Only absolute http(s) URLs with a host are accepted.
  */
-export function normalizeUrl(raw: string): URL {
-  if (raw.length > URL_MAX_LENGTH) {
-    throw BriefError.invalid('url', 'maxLength', `The url field must not be greater than ${URL_MAX_LENGTH} characters`);
-  }
+export function normalizeUrl(raw: string, maxLength = URL_MAX_LENGTH): URL {
+  const tooLong = () => BriefError.invalid('url', 'maxLength', `The url field must not be greater than ${maxLength} characters`);
+  if (raw.length > maxLength) throw tooLong();
   const trimmed = raw.trim();
   if (trimmed === '') throw BriefError.invalid('url', 'required', 'The url field must be defined');
   // The WHATWG parser accepts "http:example.com"; a URL must spell out its scheme and "//".
@@ -25,8 +24,7 @@ export function normalizeUrl(raw: string): URL {
     throw invalid();
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalid();
-  if (url.href.length > URL_MAX_LENGTH) {
-    throw BriefError.invalid('url', 'maxLength', `The url field must not be greater than ${URL_MAX_LENGTH} characters`);
-  }
+  // Percent-encoding and punycode can lengthen it: the limit holds for the normalized form too.
+  if (url.href.length > maxLength) throw tooLong();
   return url;
 }

@@ -4,6 +4,7 @@ import { versions } from 'node:process';
 import { LRUCache } from 'lru-cache';
 import QRCode from 'qrcode';
 import { BriefError } from '../errors.js';
+import { normalizeUrl } from '../links/normalize-url.js';
 import { QR_URL_MAX_LENGTH, type QrFormat, type QrLevel, type QrParams } from './schemas.js';
 import { encodeTwoColourPng, type Rgba } from './two-colour-png.js';
 
@@ -33,7 +34,6 @@ const RENDERER_VERSION = 1;
 const { version: QRCODE_VERSION } = createRequire(import.meta.url)('qrcode/package.json') as { version: string };
 const OUTPUT_VERSION = `${RENDERER_VERSION}/${QRCODE_VERSION}/${versions.zlib}`;
 
-const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 const TOO_BIG = /too big to be stored/i;
 
 /**
@@ -124,28 +124,9 @@ function encode(text: string, level: QrLevel): QRCode.QRCode {
   }
 }
 
-/**
- * An absolute http(s) URL with a host, normalized by the WHATWG parser (lower-case scheme and
- * host, punycode, default port dropped, dot segments resolved). It is never fetched.
- */
+/** The URL to encode: normalized as a link's destination is (never fetched), at most QR_URL_MAX_LENGTH characters. */
 export function normalizeQrUrl(raw: string): string {
-  const tooLong = () => BriefError.invalid('url', 'maxLength', `The url field must not be greater than ${QR_URL_MAX_LENGTH} characters`);
-  const invalid = () => BriefError.invalid('url', 'url', 'The url field must be a valid URL');
-  if (raw.length > QR_URL_MAX_LENGTH) throw tooLong();
-  const trimmed = raw.trim();
-  if (trimmed === '') throw BriefError.invalid('url', 'required', 'The url field must be defined');
-  // The WHATWG parser accepts "http:example.com"; a URL must spell out its scheme and "//".
-  if (!HAS_SCHEME.test(trimmed)) throw invalid();
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw invalid();
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw invalid();
-  // Percent-encoding and punycode can lengthen it: the limit holds for what is encoded.
-  if (url.href.length > QR_URL_MAX_LENGTH) throw tooLong();
-  return url.href;
+  return normalizeUrl(raw, QR_URL_MAX_LENGTH).href;
 }
 
 /** `rgb`, `rrggbb` or `rrggbbaa`, with or without `#` (the schema's pattern) → `#rrggbbaa`, lower case. */
