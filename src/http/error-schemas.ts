@@ -28,33 +28,31 @@ const body = (code: ApiErrorCode, message: string, errors?: ErrorBody['errors'])
   errors ? { message, code, errors } : { message, code };
 const field = (name: string, rule: string, message: string): ErrorBody => body('E_VALIDATION_ERROR', message, [{ field: name, rule, message }]);
 
+// Examples that several routes share (errorResponse copies them, so sharing is safe).
+const BAD_TOKEN = { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') };
+const LINK_NOT_FOUND = { summary: 'Unknown link, or a link of another account', value: body('E_NOT_FOUND', 'Link not found') };
+const WORKSPACE_NOT_FOUND = { summary: 'A workspaceId that is not the caller’s', value: body('E_NOT_FOUND', 'Workspace not found') };
+
 /** Named examples of the error bodies, as the API answers them. */
 const EXAMPLES = {
   badRequest: {
     badEncoding: { summary: 'A malformed percent-encoding', value: body('E_BAD_REQUEST', "'/%E0%A4%A' is not a valid url component") },
   },
   unauthorized: {
-    badToken: { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') },
+    badToken: BAD_TOKEN,
     badHeader: { summary: 'Not a bearer token', value: body('E_UNAUTHORIZED_ACCESS', 'The Authorization header must be "Bearer <token>"') },
   },
   unauthorizedDelete: {
     noToken: { summary: 'No token: anonymous callers cannot delete', value: body('E_UNAUTHORIZED_ACCESS', 'Deleting a link needs a bearer token') },
-    badToken: { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') },
+    badToken: BAD_TOKEN,
   },
   tokenRequired: {
     noToken: { summary: 'No token: this call is for an account', value: body('E_UNAUTHORIZED_ACCESS', 'This call needs a bearer token') },
-    badToken: { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') },
+    badToken: BAD_TOKEN,
   },
-  notFound: {
-    notFound: { summary: 'Unknown link, or a link of another account', value: body('E_NOT_FOUND', 'Link not found') },
-  },
-  v3NotFound: {
-    notFound: { summary: 'Unknown link, or a link of another account', value: body('E_NOT_FOUND', 'Link not found') },
-    workspace: { summary: 'A workspaceId that is not the caller’s', value: body('E_NOT_FOUND', 'Workspace not found') },
-  },
-  workspaceNotFound: {
-    workspace: { summary: 'A workspaceId that is not the caller’s', value: body('E_NOT_FOUND', 'Workspace not found') },
-  },
+  notFound: { notFound: LINK_NOT_FOUND },
+  v3NotFound: { notFound: LINK_NOT_FOUND, workspace: WORKSPACE_NOT_FOUND },
+  workspaceNotFound: { workspace: WORKSPACE_NOT_FOUND },
   bulkValidation: {
     notArray: { summary: 'The body is not an array', value: field('request', 'array', 'The request field must be an array') },
     tooMany: { summary: 'More than 200 items', value: field('request', 'maxItems', 'The request field must have at most 200 items') },
