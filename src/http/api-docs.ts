@@ -52,6 +52,8 @@ export function registerApiDocs(app: FastifyInstance): void {
         { name: 'links', description: 'Shorten and delete links' },
         { name: 'domains', description: 'Short domains' },
         { name: 'redirect', description: 'Short URLs, on the short domains' },
+        { name: 'v3 links', description: 'Links, as the v3 clients make, list, edit and delete them' },
+        { name: 'v3 domains', description: "Short domains, and the settings of the caller's own" },
       ],
     },
   });

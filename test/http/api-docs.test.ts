@@ -21,6 +21,30 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/{key}': {
     get: { 400: 'E_BAD_REQUEST', 404: 'E_ROUTE_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
   },
+  '/v3/shorten/domains': {
+    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 404: 'E_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+    put: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      404: 'E_NOT_FOUND',
+      422: 'E_VALIDATION_ERROR',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
+  },
+  '/v3/shorten/domains/{domain}': Object.fromEntries(
+    ['delete', 'patch'].map((method) => [
+      method,
+      {
+        400: 'E_BAD_REQUEST',
+        401: 'E_UNAUTHORIZED_ACCESS',
+        404: 'E_NOT_FOUND',
+        422: 'E_VALIDATION_ERROR',
+        500: 'E_INTERNAL_ERROR',
+        503: 'E_SERVICE_UNAVAILABLE',
+      },
+    ]),
+  ),
 };
 
 const ERROR_CODES = [
@@ -92,7 +116,24 @@ describe('API document and reference page', () => {
 
   it('names every public route, and only those', () => {
     const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    assert.deepEqual(routes.sort(), ['DELETE /v2/links/{link}', 'GET /v2/shorten', 'GET /v2/shorten-domains', 'GET /{key}']);
+    assert.deepEqual(routes.sort(), [
+      'DELETE /v2/links/{link}',
+      'DELETE /v3/shorten/domains/{domain}',
+      'DELETE /v3/shorten/{domain}/{slug}',
+      'GET /',
+      'GET /v2/shorten',
+      'GET /v2/shorten-domains',
+      'GET /v3/shorten',
+      'GET /v3/shorten/domains',
+      'GET /v3/shorten/list',
+      'GET /v3/shorten/{domain}/{slug}',
+      'GET /{key}',
+      'PATCH /v3/shorten/domains/{domain}',
+      'PATCH /v3/shorten/{domain}/{slug}',
+      'POST /v3/shorten/bulk',
+      'POST /{key}',
+      'PUT /v3/shorten/domains',
+    ]);
   });
 
   it('documents every error status of each route with the error body and examples of its code', () => {
@@ -132,6 +173,33 @@ describe('API document and reference page', () => {
       ['/v2/links/{link}', 'delete', 401, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/abc' })],
       ['/v2/links/{link}', 'delete', 404, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/nope', headers: owner.headers })],
       ['/{key}', 'get', 400, ctx.t.app.inject({ url: '/%E0%A4%A' })],
+      ['/v3/shorten/domains', 'get', 401, ctx.t.app.inject({ url: '/v3/shorten/domains' })],
+      ['/v3/shorten/domains', 'get', 404, ctx.t.app.inject({ url: '/v3/shorten/domains?workspaceId=x', headers: owner.headers })],
+      ['/v3/shorten/domains', 'put', 422, ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: {} })],
+      [
+        '/v3/shorten/domains',
+        'put',
+        422,
+        ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: 'short.test' } }),
+      ],
+      [
+        '/v3/shorten/domains/{domain}',
+        'delete',
+        404,
+        ctx.t.app.inject({ method: 'DELETE', url: '/v3/shorten/domains/pub.test', headers: owner.headers }),
+      ],
+      [
+        '/v3/shorten/domains/{domain}',
+        'patch',
+        404,
+        ctx.t.app.inject({ method: 'PATCH', url: '/v3/shorten/domains/pub.test', headers: owner.headers, payload: { randomCodeLength: 5 } }),
+      ],
+      [
+        '/v3/shorten/domains/{domain}',
+        'patch',
+        422,
+        ctx.t.app.inject({ method: 'PATCH', url: '/v3/shorten/domains/pub.test', headers: owner.headers, payload: { randomCodeLength: 3 } }),
+      ],
     ];
     for (const [path, method, status, pending] of answers) {
       const res = await pending;
@@ -208,6 +276,44 @@ describe('API document and reference page', () => {
     assert.deepEqual(operation('/v2/shorten', 'get').security, [{}, { bearerAuth: [] }]);
     assert.deepEqual(operation('/v2/shorten-domains', 'get').security, [{}, { bearerAuth: [] }]);
     assert.deepEqual(operation('/v2/links/{link}', 'delete').security, [{ bearerAuth: [] }]);
+    for (const [path, method] of [
+      ['/v3/shorten/domains', 'get'],
+      ['/v3/shorten/domains', 'put'],
+      ['/v3/shorten/domains/{domain}', 'delete'],
+      ['/v3/shorten/domains/{domain}', 'patch'],
+    ] as const) {
+      assert.deepEqual(operation(path, method).security, [{ bearerAuth: [] }], `${method} ${path}`);
+    }
+  });
+
+  it('documents the v3 domain calls: their bodies, parameters and answers', () => {
+    const list = operation('/v3/shorten/domains', 'get').responses['200'].content['application/json'];
+    assert.equal(list.schema.type, 'array');
+    assert.deepEqual([...list.schema.items.required].sort(), ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength']);
+    assert.deepEqual(Object.keys(exampleValues(list)[0][0]).sort(), ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength']);
+    const put = operation('/v3/shorten/domains', 'put');
+    const addBody = put.requestBody.content['application/json'].schema;
+    assert.deepEqual(addBody.required, ['domain']);
+    assert.deepEqual([addBody.properties.shortCodeLength.minimum, addBody.properties.shortCodeLength.maximum], [4, 32]);
+    assert.deepEqual([...put.responses['200'].content['application/json'].schema.required].sort(), [
+      'domain',
+      'isGlobal',
+      'isPrimary',
+      'randomCodeLength',
+    ]);
+    const patch = operation('/v3/shorten/domains/{domain}', 'patch');
+    const settings = patch.requestBody.content['application/json'].schema.properties;
+    assert.deepEqual(Object.keys(settings).sort(), ['homePageRedirectUrl', 'notFoundPageRedirectUrl', 'randomCodeLength']);
+    assert.deepEqual(settings.randomCodeLength.type, ['integer', 'null']);
+    assert.deepEqual(settings.homePageRedirectUrl.type, ['string', 'null']);
+    for (const op of [patch, operation('/v3/shorten/domains/{domain}', 'delete')]) {
+      assert.equal(param(op, 'domain').in, 'path');
+      assert.equal(param(op, 'workspaceId').in, 'query');
+      assert.deepEqual(exampleValues(op.responses['200'].content['application/json']), [{ success: true }]);
+    }
+    const home = operation('/', 'get');
+    assert.equal(home.responses['302'].headers.Location.schema.type, 'string');
+    assert.equal(home.responses['404'].content['text/html'].schema.type, 'string');
   });
 
   it('documents the success bodies with examples', () => {
