@@ -220,7 +220,7 @@ export class DomainService {
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 404).
     if (hostname === undefined || this.configured.has(hostname)) throw domainNotFound();
     const domain = await this.store.byHostname(hostname);
-    if (!domain || domain.accountId === null || domain.accountId !== caller.accountId) throw domainNotFound();
+    if (!domain || domain.accountId !== caller.accountId) throw domainNotFound();
     return domain;
   }
 
