@@ -15,7 +15,16 @@ test('npm run bench -- --smoke writes a result for every scenario, without error
   await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out], { cwd: ROOT, timeout: 55_000 });
   const result = JSON.parse(fs.readFileSync(out, 'utf8'));
   const names = result.scenarios.map((s: { name: string }) => s.name);
-  assert.deepEqual(names, ['baseline', 'redirect hot', 'redirect cold', 'redirect cold 1k', 'shorten new', 'shorten dedupe', 'list domains']);
+  assert.deepEqual(names, [
+    'baseline',
+    'redirect hot',
+    'redirect cold',
+    'redirect cold 1k',
+    'shorten new',
+    'shorten dedupe',
+    'list domains',
+    'bulk create',
+  ]);
   for (const s of result.scenarios) {
     assert.ok(s.requestsPerSecond > 0, `${s.name} answered`);
     assert.equal(s.errors, 0, `${s.name} had errors`);

@@ -104,9 +104,20 @@ for (const dialect of dialects) {
       });
 
       it('refuses a body that is not an array of 1 to 200 items, as a whole', async () => {
-        for (const body of [{ url: freshUrl() }, [], Array.from({ length: 201 }, () => ({ url: freshUrl() })), 'text']) {
+        for (const body of [{ url: freshUrl() }, [], Array.from({ length: 201 }, () => ({ url: freshUrl() }))]) {
           const res = await bulk(body, null);
           assertErrorShape(res, 422, 'E_VALIDATION_ERROR');
+        }
+        // Nor is a JSON string (which Ajv would coerce into a one-item array), nor plain text.
+        const send = (payload: string, contentType: string) =>
+          ctx.t.app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers: { 'content-type': contentType }, payload });
+        for (const res of [
+          await send('"text"', 'application/json'),
+          await send('{"url":"https://example.com/"}', 'application/json'),
+          await send('text', 'text/plain'),
+        ]) {
+          assertErrorShape(res, 422, 'E_VALIDATION_ERROR');
+          assert.equal(res.json().message, 'The request field must be an array');
         }
         const res = await ctx.t.app.inject({
           method: 'POST',
