@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
+import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { createAuthenticator } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
@@ -28,7 +29,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const shared = deps.shared ?? openSharedState(config, log);
   const services = createServices(config, deps.database, shared, log);
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
-  const redirects = createRedirects(config, deps.database, services.changes, log);
+  const redirects = createRedirects(config, deps.database, services, log);
   const fastPath = redirectFastPath(redirects.pipeline);
 
   const app = Fastify({
@@ -58,6 +59,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
   app.register(qrRoutes(), { prefix: '/v2' });
   app.register(v3LinkRoutes(services.links, services.accounts, authenticate), { prefix: '/v3' });
+  app.register(v3DomainRoutes(services.domains, services.accounts, authenticate), { prefix: '/v3' });
   app.register(redirectRoutes(redirects.pipeline));
 
   app.addHook('onReady', () => redirects.start());

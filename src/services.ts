@@ -7,6 +7,7 @@ import { LinkChangeFeed } from './links/link-change-feed.js';
 import { LinkService } from './links/link-service.js';
 import type { Log } from './log.js';
 import { ClickCounter } from './redirect/click-counter.js';
+import { DomainRedirects } from './redirect/domain-redirects.js';
 import { LinkResolver } from './redirect/link-resolver.js';
 import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
@@ -50,13 +51,14 @@ export function createServices(config: Config, database: Database, shared: Share
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
 export interface Redirects {
   readonly pipeline: RedirectPipeline;
-  /** Listens for link changes, then loads the link index, then flushes clicks on a timer. */
+  /** Listens for link changes, then loads the link index and the domains' redirects, then flushes clicks on a timer. */
   start(): Promise<void>;
   /** Stops listening and writes the clicks counted so far. */
   stop(): Promise<void>;
 }
 
-export function createRedirects(config: Config, database: Database, changes: LinkChangeFeed, log: Log): Redirects {
+export function createRedirects(config: Config, database: Database, services: Pick<Services, 'changes' | 'domains'>, log: Log): Redirects {
+  const { changes, domains } = services;
   const cache = new RedirectCache({
     max: config.cacheSize,
     ttlMs: config.cacheTtlMs,
@@ -65,7 +67,16 @@ export function createRedirects(config: Config, database: Database, changes: Lin
   });
   changes.onChange((domain, key) => cache.invalidate(domain, key));
   const clicks = new ClickCounter(database.clicks, log);
-  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), [(target) => clicks.count(target.id)]);
+  // The domains' home and not-found redirects: read at start and every CHANGE_POLL_MS (other
+  // instances' changes), and at once after a change made here, before its request is answered.
+  const domainRedirects = new DomainRedirects(database.domains, log);
+  domains.onChange(() => domainRedirects.refresh().catch((err: unknown) => log.warn({ err }, 'could not read the domain settings')));
+  const pipeline = new RedirectPipeline(
+    new LinkResolver(database.links, cache),
+    redirectAnswers(config),
+    [(target) => clicks.count(target.id)],
+    domainRedirects,
+  );
   return {
     pipeline,
     async start() {
@@ -73,10 +84,12 @@ export function createRedirects(config: Config, database: Database, changes: Lin
       await changes.start(config.changePollMs);
       const indexed = cache.loadIndex();
       if (indexed > 0) log.info({ links: indexed }, 'link index loaded');
+      await domainRedirects.start(config.changePollMs);
       clicks.start(config.clickFlushMs);
     },
     async stop() {
       changes.stop();
+      domainRedirects.stop();
       await clicks.stop();
     },
   };

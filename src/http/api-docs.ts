@@ -53,6 +53,8 @@ export function registerApiDocs(app: FastifyInstance): void {
         { name: 'domains', description: 'Short domains' },
         { name: 'redirect', description: 'Short URLs, on the short domains' },
         { name: 'qrcode', description: 'QR code images of URLs' },
+        { name: 'v3 links', description: 'Links, as the v3 clients make, list, edit and delete them' },
+        { name: 'v3 domains', description: "Short domains, and the settings of the caller's own" },
       ],
     },
   });

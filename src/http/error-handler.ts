@@ -98,6 +98,13 @@ function fromSchemaErrors(errors: AjvError[]): BriefError {
   return new BriefError('E_VALIDATION_ERROR', fieldErrors[0]?.message ?? 'Invalid request', fieldErrors);
 }
 
+/** A JSON type as the messages name it: "a whole number", "an object", "null". */
+function aType(type: string): string {
+  if (type === 'integer') return 'a whole number';
+  if (type === 'null') return 'null';
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
 function toFieldError(error: AjvError): FieldError {
   const field = error.keyword === 'required' ? String(error.params.missingProperty) : error.instancePath.replace(/^\//, '') || 'request';
   const { minimum, maximum } = error.parentSchema ?? {};
@@ -117,13 +124,11 @@ function toFieldError(error: AjvError): FieldError {
             : `The ${field} field must be at least ${minimum}`,
       };
     case 'type':
+      // A nullable field's schema names two types ("integer,null"): "must be a whole number or null".
       return {
         field,
         rule: String(error.params.type),
-        message:
-          error.params.type === 'integer'
-            ? `The ${field} field must be a whole number`
-            : `The ${field} field must be ${/^[aeiou]/.test(String(error.params.type)) ? 'an' : 'a'} ${error.params.type}`,
+        message: `The ${field} field must be ${String(error.params.type).split(',').map(aType).join(' or ')}`,
       };
     case 'minItems':
     case 'maxItems':

@@ -53,6 +53,36 @@ const EXAMPLES = {
   notFound: { notFound: LINK_NOT_FOUND },
   v3NotFound: { notFound: LINK_NOT_FOUND, workspace: WORKSPACE_NOT_FOUND },
   workspaceNotFound: { workspace: WORKSPACE_NOT_FOUND },
+  domainNotFound: {
+    notFound: { summary: "Not one of the caller's private domains", value: body('E_NOT_FOUND', 'Domain not found') },
+    workspace: WORKSPACE_NOT_FOUND,
+  },
+  addDomainValidation: {
+    taken: { summary: 'The domain exists (anyone’s, or a public one)', value: field('domain', 'unique', 'The domain has already been taken') },
+    hostname: {
+      summary: 'Not a host name',
+      value: field('domain', 'hostname', 'The domain field must be a host name, such as go.example.com'),
+    },
+    missing: { summary: 'No domain', value: field('domain', 'required', 'The domain field must be defined') },
+    codeLength: {
+      summary: 'A code length out of range',
+      value: field('shortCodeLength', 'range', 'The shortCodeLength field must be between 4 and 32'),
+    },
+  },
+  removeDomainValidation: {
+    inUse: { summary: 'The domain has live links', value: field('domain', 'in_use', 'The domain still has 2 live links; delete them first') },
+  },
+  domainSettingsValidation: {
+    codeLength: {
+      summary: 'A code length out of range',
+      value: field('randomCodeLength', 'range', 'The randomCodeLength field must be between 4 and 32'),
+    },
+    url: { summary: 'Not an absolute http(s) URL', value: field('homePageRedirectUrl', 'url', 'The homePageRedirectUrl field must be a valid URL') },
+    loop: {
+      summary: 'A URL on a short domain of this server',
+      value: field('notFoundPageRedirectUrl', 'notShortLink', 'The notFoundPageRedirectUrl field must not point to a short link domain'),
+    },
+  },
   bulkValidation: {
     notArray: { summary: 'The body is not an array', value: field('request', 'array', 'The request field must be an array') },
     tooMany: { summary: 'More than 200 items', value: field('request', 'maxItems', 'The request field must have at most 200 items') },

@@ -97,6 +97,14 @@ const editSchema = oneSchema(
   { body: EditBody },
 );
 
+/**
+ * A bulk body must be an array as sent: Fastify's Ajv coerces a lone value into a
+ * one-item array (`coerceTypes: 'array'`), which would turn `"text"` into a batch of one.
+ */
+async function refuseNonArray(request: { body: unknown }): Promise<void> {
+  if (!Array.isArray(request.body)) throw BriefError.invalid('request', 'array', 'The request field must be an array');
+}
+
 /** The v3 link calls (../shared/spec/v3-interface.md), under /v3. */
 export function v3LinkRoutes(links: LinkService, accounts: AccountService, authenticate: Authenticate) {
   /** The caller, in the workspace the request names (its own). */
@@ -117,24 +125,13 @@ export function v3LinkRoutes(links: LinkService, accounts: AccountService, authe
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly };
 
-    app.post(
-      '/shorten/bulk',
-      {
-        ...options,
-        schema: bulkSchema,
-        // Fastify's Ajv coerces types, and would wrap a lone value (`"text"`, `42`, `null`) into an array.
-        preValidation: async (request) => {
-          if (!Array.isArray(request.body)) throw BriefError.invalid('request', 'array', 'The request field must be an array');
-        },
-      },
-      async (request) => {
-        const caller = await callerIn(request, request.query.workspaceId);
-        const results = await links.createMany(caller, request.body);
-        return results.map((result) =>
-          'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
-        );
-      },
-    );
+    app.post('/shorten/bulk', { ...options, schema: bulkSchema, preValidation: refuseNonArray }, async (request) => {
+      const caller = await callerIn(request, request.query.workspaceId);
+      const results = await links.createMany(caller, request.body);
+      return results.map((result) =>
+        'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
+      );
+    });
 
     app.get('/shorten', { ...options, schema: shortenSchema }, async (request) => {
       const { workspaceId, returnExisting, ...input } = request.query;

@@ -27,6 +27,14 @@ export function unlocked(url: string): RedirectAnswer {
   return { status: 303, headers: ['location', url, 'cache-control', 'no-store', 'content-length', '0'], body: '' };
 }
 
+/**
+ * A domain's home or not-found redirect: 302, never cached (the setting can change or go),
+ * and no visit of any link.
+ */
+export function settingRedirect(url: string): RedirectAnswer {
+  return Object.freeze({ status: 302, headers: Object.freeze(['location', url, 'cache-control', 'no-store', 'content-length', '0']), body: '' });
+}
+
 /** Builds the answer for a target; headers that never change are built once. */
 export function redirectAnswers(config: Config): (target: LinkTarget | null) => RedirectAnswer {
   // Permanent redirects may be cached by browsers, but only briefly, so a deleted link dies soon.

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { verifyPassword } from '../links/passwords.js';
 import type { LinkGuard, LinkTarget } from '../storage/stores.js';
+import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
 import { EXPIRED, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
 
@@ -15,9 +16,10 @@ export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => vo
 
 /**
  * The one redirect pipeline: request → answer, for GET and HEAD /{key} on every short
- * domain (the Host header picks the domain), and POST of a protected link's password.
- * Every rule of a redirect lives here: what a key is, Brief's reserved words, blocked,
- * expired and unknown links, passwords, and who is told of a visit. Its two doors call
+ * domain (the Host header picks the domain), GET and HEAD / (a domain's home redirect), and
+ * POST of a protected link's password. Every rule of a redirect lives here: what a key is,
+ * Brief's reserved words, blocked, expired and unknown links (and a domain's not-found
+ * redirect), passwords, and who is told of a visit. Its two doors call
  * it: the node:http fast path (fast-path.ts) with answerNow, before Fastify, and the
  * Fastify routes (routes.ts) with answer and unlock, for what the fast path leaves (and
  * for app.inject).
@@ -27,13 +29,15 @@ export class RedirectPipeline {
     private readonly resolver: LinkResolver,
     private readonly answerFor: (target: LinkTarget | null) => RedirectAnswer,
     private readonly observers: readonly VisitObserver[],
+    /** The domains' home and not-found redirects, by lower-case host; asked only for `/` and unknown keys. */
+    private readonly domains: { get(host: string): DomainRedirect | undefined },
   ) {}
 
   /**
    * The answer without waiting, or undefined when this is not a redirect to answer here:
    * not GET/HEAD, not a bare `/{key}` path (a query string, percent-encoding or another
-   * segment: the router decodes those), a reserved word, or a lookup that needs the
-   * database (PostgreSQL, on a cache miss).
+   * segment: the router decodes those), a reserved word, a lookup that needs the
+   * database (PostgreSQL, on a cache miss), or `/` on a domain without a home redirect.
    */
   answerNow(request: IncomingMessage): RedirectAnswer | undefined {
     const method = request.method;
@@ -42,7 +46,7 @@ export class RedirectPipeline {
     if (url === undefined) return undefined;
     // A key never holds '/', '?' or '%', so anything else fails here and goes to the router.
     const key = url.slice(1);
-    if (!LINK_KEY.test(key)) return undefined;
+    if (!LINK_KEY.test(key)) return url === '/' ? this.home(request) : undefined;
     const found = this.resolver.resolveNow(request.headers.host ?? '', key);
     if (found === ASK_DATABASE) return undefined;
     return this.finish(request, key, found);
@@ -55,6 +59,14 @@ export class RedirectPipeline {
   async answer(request: IncomingMessage, key: string): Promise<RedirectAnswer | undefined> {
     const found = LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null;
     return this.finish(request, key, found);
+  }
+
+  /**
+   * GET/HEAD / (the bare short domain): the domain's home redirect, or undefined when it has
+   * none (the router answers: the 404 page today, an application later). Never a visit.
+   */
+  home(request: IncomingMessage): RedirectAnswer | undefined {
+    return this.domains.get(hostOf(request))?.home;
   }
 
   /**
@@ -74,7 +86,9 @@ export class RedirectPipeline {
   private finish(request: IncomingMessage, key: string, target: LinkTarget | null): RedirectAnswer | undefined {
     if (target === null) {
       // Brief's own words (`/v2`, `/health`, …) are never link keys: not a redirect at all.
-      return RESERVED_SLUGS.has(key.toLowerCase()) ? undefined : this.answerFor(null);
+      if (RESERVED_SLUGS.has(key.toLowerCase())) return undefined;
+      // Only now, for an unknown key, is the domain's setting asked: the hot path never is.
+      return this.domains.get(hostOf(request))?.notFound ?? this.answerFor(null);
     }
     // Most links have no guard: one property test on the hot path.
     if (target.guard !== undefined && !target.blocked) {
@@ -89,6 +103,8 @@ export class RedirectPipeline {
     for (const observe of this.observers) observe(target, request);
   }
 }
+
+const hostOf = (request: IncomingMessage): string => (request.headers.host ?? '').toLowerCase();
 
 function isExpired(guard: LinkGuard | undefined): boolean {
   return guard !== undefined && guard.expiresAt !== null && guard.expiresAt <= Date.now();

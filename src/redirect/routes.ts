@@ -34,14 +34,15 @@ const redirectSchema = {
   description:
     'GET and HEAD `/{key}` on any configured short domain, chosen by the `Host` header (case-insensitively). ' +
     'A link lives only on its own domain. Each GET of a live link counts a click. A link with a password answers ' +
-    'a form (200) that posts the password back to the same address; an expired link answers 410.',
+    'a form (200) that posts the password back to the same address; an expired link answers 410. An unknown key on a ' +
+    'domain with a not-found page redirect (`notFoundPageRedirectUrl`) answers 302 to it (`Cache-Control: no-store`).',
   tags: ['redirect'],
   security: NO_AUTH,
   params: KeyParams,
   response: {
     200: { description: 'A password-protected link: the password form (`Cache-Control: no-store`).', content: { 'text/html': html(PASSWORD_PAGE) } },
     301: redirect('Moved Permanently (the default)'),
-    302: redirect('Found'),
+    302: redirect("Found; also an unknown key's redirect to its domain's `notFoundPageRedirectUrl`"),
     307: redirect('Temporary Redirect'),
     308: redirect('Permanent Redirect'),
     404: {
@@ -80,11 +81,35 @@ const unlockSchema = {
   },
 };
 
+const homeSchema = {
+  summary: 'The bare short domain',
+  description:
+    'GET and HEAD `/` on a short domain with a home page redirect (`PATCH /v3/shorten/domains/{domain}`, ' +
+    '`homePageRedirectUrl`) answer 302 to it, not cached and not counted as a click. Without one, the 404 page.',
+  tags: ['redirect'],
+  security: NO_AUTH,
+  response: {
+    302: {
+      description: "The domain's home page redirect.",
+      type: 'null',
+      headers: {
+        Location: { type: 'string', description: 'The domain’s `homePageRedirectUrl`.', examples: ['https://example.com/'] },
+        'Cache-Control': { type: 'string', description: 'Always `no-store`: the setting can change.', examples: ['no-store'] },
+      },
+    },
+    404: {
+      description: 'A domain without a home page redirect, or an unknown host: a small HTML page.',
+      content: { 'text/html': html(NOT_FOUND_PAGE) },
+    },
+    ...errorResponses(400, 500),
+  },
+};
+
 /** A password is short; the form's body is bounded well below Fastify's default 1 MB. */
 const FORM_BODY_LIMIT = 4096;
 
 function send(reply: FastifyReply, answer: RedirectAnswer | undefined) {
-  // Not a redirect (a reserved word): the not-found handler answers, JSON under /v2.
+  // Not a redirect (a reserved word, or `/` without a home redirect): the not-found handler answers, JSON under /v2.
   if (answer === undefined) return reply.callNotFound();
   reply.code(answer.status);
   for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i]!, answer.headers[i + 1]);
@@ -92,7 +117,7 @@ function send(reply: FastifyReply, answer: RedirectAnswer | undefined) {
 }
 
 /**
- * GET and HEAD /{key} through Fastify: what the fast path left (percent-encoded keys, a
+ * GET and HEAD / (a domain's home redirect) and /{key} through Fastify: what the fast path left (percent-encoded keys, a
  * query string, a cache miss on PostgreSQL) and every app.inject, with the same pipeline;
  * and POST /{key}, a protected link's password form.
  */
@@ -100,6 +125,8 @@ export function redirectRoutes(pipeline: RedirectPipeline) {
   return async (fastify: FastifyInstance) => {
     await fastify.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    // Not answered here (no home redirect): the not-found handling, as any unknown path.
+    app.get('/', { schema: homeSchema, serializerCompiler: documentedOnly }, async (request, reply) => send(reply, pipeline.home(request.raw)));
     app.get('/:key', { schema: redirectSchema, serializerCompiler: documentedOnly }, async (request, reply) =>
       send(reply, await pipeline.answer(request.raw, request.params.key)),
     );

@@ -32,7 +32,7 @@ export class SqlDomainStore implements DomainStore {
     return row && toDomain(row);
   }
 
-  async usableBy(accountId: number | undefined): Promise<DomainRecord[]> {
+  async usableBy(accountId: number | undefined): Promise<StoredDomain[]> {
     const rows = await this.connection.db
       .selectFrom('domains')
       .select(COLUMNS)
@@ -43,7 +43,7 @@ export class SqlDomainStore implements DomainStore {
     return rows.map(toDomain);
   }
 
-  async allWithOwners(): Promise<Array<DomainRecord & { owner: string | null }>> {
+  async allWithOwners(): Promise<Array<StoredDomain & { owner: string | null }>> {
     const rows = await this.connection.db
       .selectFrom('domains')
       .leftJoin('accounts', 'accounts.id', 'domains.account_id')

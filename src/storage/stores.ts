@@ -221,9 +221,9 @@ export interface DomainStore {
   all(): Promise<StoredDomain[]>;
   byHostname(hostname: string): Promise<StoredDomain | undefined>;
   /** Public domains and, when given, one account's private ones. */
-  usableBy(accountId: number | undefined): Promise<DomainRecord[]>;
+  usableBy(accountId: number | undefined): Promise<StoredDomain[]>;
   /** Every domain with its owner's name, by hostname. */
-  allWithOwners(): Promise<Array<DomainRecord & { owner: string | null }>>;
+  allWithOwners(): Promise<Array<StoredDomain & { owner: string | null }>>;
   /** false when the hostname is taken. */
   add(domain: DomainRecord & Partial<DomainSettings>): Promise<boolean>;
   /** Changes a domain's settings; false when there is no such domain. */

@@ -24,8 +24,9 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v2/qrcode': {
     get: { 400: 'E_BAD_REQUEST', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR' },
   },
-  '/v3/shorten/bulk': {
-    post: {
+  '/v3/shorten/domains': {
+    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 404: 'E_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+    put: {
       400: 'E_BAD_REQUEST',
       401: 'E_UNAUTHORIZED_ACCESS',
       404: 'E_NOT_FOUND',
@@ -34,28 +35,8 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
       503: 'E_SERVICE_UNAVAILABLE',
     },
   },
-  '/v3/shorten': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      404: 'E_NOT_FOUND',
-      422: 'E_VALIDATION_ERROR',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
-  '/v3/shorten/list': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      404: 'E_NOT_FOUND',
-      422: 'E_VALIDATION_ERROR',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
-  '/v3/shorten/{domain}/{slug}': Object.fromEntries(
-    ['get', 'patch', 'delete'].map((method) => [
+  '/v3/shorten/domains/{domain}': Object.fromEntries(
+    ['delete', 'patch'].map((method) => [
       method,
       {
         400: 'E_BAD_REQUEST',
@@ -136,25 +117,67 @@ describe('API document and reference page', () => {
     assert.deepEqual(doc.servers, [{ url: '/', description: 'This server' }]);
   });
 
+  it('documents the QR code route: its parameters as validated, both image types, 304 and caching headers', async () => {
+    const op = operation('/v2/qrcode', 'get');
+    assert.deepEqual(op.security, []);
+    const params = Object.fromEntries(op.parameters.map((p: Json) => [p.name, p]));
+    assert.deepEqual(Object.keys(params).sort(), ['dark', 'format', 'level', 'light', 'margin', 'url', 'width']);
+    for (const p of Object.values(params) as Json[]) {
+      assert.equal(p.in, 'query', p.name);
+      assert.ok(p.schema.description || p.description, `${p.name} is described`);
+      assert.ok((p.schema.examples ?? []).length > 0 || p.example !== undefined || p.examples !== undefined, `${p.name} has examples`);
+    }
+    assert.equal(params.url.required, true);
+    assert.equal(params.url.schema.maxLength, 2048);
+    assert.deepEqual(
+      [params.width.schema.type, params.width.schema.minimum, params.width.schema.maximum, params.width.schema.default],
+      ['integer', 64, 2048, 256],
+    );
+    assert.deepEqual([params.margin.schema.minimum, params.margin.schema.maximum, params.margin.schema.default], [0, 16, 2]);
+    assert.deepEqual([params.level.schema.enum, params.level.schema.default], [['L', 'M', 'Q', 'H'], 'M']);
+    assert.deepEqual(params.format.schema.enum, ['svg', 'png']);
+    assert.equal(params.format.required, false);
+    for (const colour of ['dark', 'light']) {
+      const pattern = new RegExp(params[colour].schema.pattern);
+      for (const ok of ['000', '#000', 'a1b2c3', '#A1B2C3', 'a1b2c3d4']) assert.match(ok, pattern);
+      for (const bad of ['12345', '#ggg', '1234', '']) assert.doesNotMatch(bad, pattern);
+    }
+    const ok = op.responses['200'];
+    assert.deepEqual(Object.keys(ok.content).sort(), ['image/png', 'image/svg+xml']);
+    assert.ok(ok.headers.ETag && ok.headers['Cache-Control'] && ok.headers.Vary);
+    assert.match(ok.content['image/svg+xml'].example, /^<svg /);
+    assert.ok(op.responses['304'], '304 Not Modified');
+    assert.equal(op.responses['304'].content, undefined, '304 has no body');
+    // The width range documented is the one enforced.
+    const status = async (query: string) => (await ctx.t.app.inject({ url: `/v2/qrcode?url=https://example.com/&${query}` })).statusCode;
+    assert.equal(await status('width=64'), 200);
+    assert.equal(await status('width=2048&format=svg'), 200);
+    assert.equal(await status('width=63'), 422);
+    assert.equal(await status('width=2049'), 422);
+    for (const level of params.level.schema.enum) assert.equal(await status(`level=${level}`), 200);
+  });
+
   it('names every public route, and only those', () => {
     const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    assert.deepEqual(
-      routes.sort(),
-      [
-        'DELETE /v2/links/{link}',
-        'GET /v2/qrcode',
-        'GET /v2/shorten',
-        'GET /v2/shorten-domains',
-        'GET /{key}',
-        'POST /{key}',
-        'POST /v3/shorten/bulk',
-        'GET /v3/shorten',
-        'GET /v3/shorten/list',
-        'GET /v3/shorten/{domain}/{slug}',
-        'PATCH /v3/shorten/{domain}/{slug}',
-        'DELETE /v3/shorten/{domain}/{slug}',
-      ].sort(),
-    );
+    assert.deepEqual(routes.sort(), [
+      'DELETE /v2/links/{link}',
+      'DELETE /v3/shorten/domains/{domain}',
+      'DELETE /v3/shorten/{domain}/{slug}',
+      'GET /',
+      'GET /v2/qrcode',
+      'GET /v2/shorten',
+      'GET /v2/shorten-domains',
+      'GET /v3/shorten',
+      'GET /v3/shorten/domains',
+      'GET /v3/shorten/list',
+      'GET /v3/shorten/{domain}/{slug}',
+      'GET /{key}',
+      'PATCH /v3/shorten/domains/{domain}',
+      'PATCH /v3/shorten/{domain}/{slug}',
+      'POST /v3/shorten/bulk',
+      'POST /{key}',
+      'PUT /v3/shorten/domains',
+    ]);
   });
 
   it('documents every error status of each route with the error body and examples of its code', () => {
@@ -194,6 +217,33 @@ describe('API document and reference page', () => {
       ['/v2/links/{link}', 'delete', 401, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/abc' })],
       ['/v2/links/{link}', 'delete', 404, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/nope', headers: owner.headers })],
       ['/{key}', 'get', 400, ctx.t.app.inject({ url: '/%E0%A4%A' })],
+      ['/v3/shorten/domains', 'get', 401, ctx.t.app.inject({ url: '/v3/shorten/domains' })],
+      ['/v3/shorten/domains', 'get', 404, ctx.t.app.inject({ url: '/v3/shorten/domains?workspaceId=x', headers: owner.headers })],
+      ['/v3/shorten/domains', 'put', 422, ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: {} })],
+      [
+        '/v3/shorten/domains',
+        'put',
+        422,
+        ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: 'short.test' } }),
+      ],
+      [
+        '/v3/shorten/domains/{domain}',
+        'delete',
+        404,
+        ctx.t.app.inject({ method: 'DELETE', url: '/v3/shorten/domains/pub.test', headers: owner.headers }),
+      ],
+      [
+        '/v3/shorten/domains/{domain}',
+        'patch',
+        404,
+        ctx.t.app.inject({ method: 'PATCH', url: '/v3/shorten/domains/pub.test', headers: owner.headers, payload: { randomCodeLength: 5 } }),
+      ],
+      [
+        '/v3/shorten/domains/{domain}',
+        'patch',
+        422,
+        ctx.t.app.inject({ method: 'PATCH', url: '/v3/shorten/domains/pub.test', headers: owner.headers, payload: { randomCodeLength: 3 } }),
+      ],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=ftp://example.com/' })],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&width=63' })],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&level=X' })],
@@ -266,46 +316,6 @@ describe('API document and reference page', () => {
     assert.equal((await ctx.t.app.inject({ url: '/v2/shorten' })).statusCode, 422, 'url is required');
   });
 
-  it('documents the QR code route: its parameters as validated, both image types, 304 and caching headers', async () => {
-    const op = operation('/v2/qrcode', 'get');
-    assert.deepEqual(op.security, []);
-    const params = Object.fromEntries(op.parameters.map((p: Json) => [p.name, p]));
-    assert.deepEqual(Object.keys(params).sort(), ['dark', 'format', 'level', 'light', 'margin', 'url', 'width']);
-    for (const p of Object.values(params) as Json[]) {
-      assert.equal(p.in, 'query', p.name);
-      assert.ok(p.schema.description || p.description, `${p.name} is described`);
-      assert.ok((p.schema.examples ?? []).length > 0 || p.example !== undefined || p.examples !== undefined, `${p.name} has examples`);
-    }
-    assert.equal(params.url.required, true);
-    assert.equal(params.url.schema.maxLength, 2048);
-    assert.deepEqual(
-      [params.width.schema.type, params.width.schema.minimum, params.width.schema.maximum, params.width.schema.default],
-      ['integer', 64, 2048, 256],
-    );
-    assert.deepEqual([params.margin.schema.minimum, params.margin.schema.maximum, params.margin.schema.default], [0, 16, 2]);
-    assert.deepEqual([params.level.schema.enum, params.level.schema.default], [['L', 'M', 'Q', 'H'], 'M']);
-    assert.deepEqual(params.format.schema.enum, ['svg', 'png']);
-    assert.equal(params.format.required, false);
-    for (const colour of ['dark', 'light']) {
-      const pattern = new RegExp(params[colour].schema.pattern);
-      for (const ok of ['000', '#000', 'a1b2c3', '#A1B2C3', 'a1b2c3d4']) assert.match(ok, pattern);
-      for (const bad of ['12345', '#ggg', '1234', '']) assert.doesNotMatch(bad, pattern);
-    }
-    const ok = op.responses['200'];
-    assert.deepEqual(Object.keys(ok.content).sort(), ['image/png', 'image/svg+xml']);
-    assert.ok(ok.headers.ETag && ok.headers['Cache-Control'] && ok.headers.Vary);
-    assert.match(ok.content['image/svg+xml'].example, /^<svg /);
-    assert.ok(op.responses['304'], '304 Not Modified');
-    assert.equal(op.responses['304'].content, undefined, '304 has no body');
-    // The width range documented is the one enforced.
-    const status = async (query: string) => (await ctx.t.app.inject({ url: `/v2/qrcode?url=https://example.com/&${query}` })).statusCode;
-    assert.equal(await status('width=64'), 200);
-    assert.equal(await status('width=2048&format=svg'), 200);
-    assert.equal(await status('width=63'), 422);
-    assert.equal(await status('width=2049'), 422);
-    for (const level of params.level.schema.enum) assert.equal(await status(`level=${level}`), 200);
-  });
-
   it('declares bearer auth: optional for shortening and listing, required for deleting', () => {
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
       type: 'http',
@@ -315,6 +325,44 @@ describe('API document and reference page', () => {
     assert.deepEqual(operation('/v2/shorten', 'get').security, [{}, { bearerAuth: [] }]);
     assert.deepEqual(operation('/v2/shorten-domains', 'get').security, [{}, { bearerAuth: [] }]);
     assert.deepEqual(operation('/v2/links/{link}', 'delete').security, [{ bearerAuth: [] }]);
+    for (const [path, method] of [
+      ['/v3/shorten/domains', 'get'],
+      ['/v3/shorten/domains', 'put'],
+      ['/v3/shorten/domains/{domain}', 'delete'],
+      ['/v3/shorten/domains/{domain}', 'patch'],
+    ] as const) {
+      assert.deepEqual(operation(path, method).security, [{ bearerAuth: [] }], `${method} ${path}`);
+    }
+  });
+
+  it('documents the v3 domain calls: their bodies, parameters and answers', () => {
+    const list = operation('/v3/shorten/domains', 'get').responses['200'].content['application/json'];
+    assert.equal(list.schema.type, 'array');
+    assert.deepEqual([...list.schema.items.required].sort(), ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength']);
+    assert.deepEqual(Object.keys(exampleValues(list)[0][0]).sort(), ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength']);
+    const put = operation('/v3/shorten/domains', 'put');
+    const addBody = put.requestBody.content['application/json'].schema;
+    assert.deepEqual(addBody.required, ['domain']);
+    assert.deepEqual([addBody.properties.shortCodeLength.minimum, addBody.properties.shortCodeLength.maximum], [4, 32]);
+    assert.deepEqual([...put.responses['200'].content['application/json'].schema.required].sort(), [
+      'domain',
+      'isGlobal',
+      'isPrimary',
+      'randomCodeLength',
+    ]);
+    const patch = operation('/v3/shorten/domains/{domain}', 'patch');
+    const settings = patch.requestBody.content['application/json'].schema.properties;
+    assert.deepEqual(Object.keys(settings).sort(), ['homePageRedirectUrl', 'notFoundPageRedirectUrl', 'randomCodeLength']);
+    assert.deepEqual(settings.randomCodeLength.type, ['integer', 'null']);
+    assert.deepEqual(settings.homePageRedirectUrl.type, ['string', 'null']);
+    for (const op of [patch, operation('/v3/shorten/domains/{domain}', 'delete')]) {
+      assert.equal(param(op, 'domain').in, 'path');
+      assert.equal(param(op, 'workspaceId').in, 'query');
+      assert.deepEqual(exampleValues(op.responses['200'].content['application/json']), [{ success: true }]);
+    }
+    const home = operation('/', 'get');
+    assert.equal(home.responses['302'].headers.Location.schema.type, 'string');
+    assert.equal(home.responses['404'].content['text/html'].schema.type, 'string');
   });
 
   it('documents the success bodies with examples', () => {

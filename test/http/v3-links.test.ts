@@ -119,6 +119,17 @@ for (const dialect of dialects) {
           payload: '<a/>',
         });
         assertErrorShape(xml, 415, 'E_BAD_REQUEST');
+        // Nor is a JSON string (which Ajv would coerce into a one-item array), nor plain text.
+        const send = (payload: string, contentType: string) =>
+          ctx.t.app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers: { 'content-type': contentType }, payload });
+        for (const res of [
+          await send('"text"', 'application/json'),
+          await send('{"url":"https://example.com/"}', 'application/json'),
+          await send('text', 'text/plain'),
+        ]) {
+          assertErrorShape(res, 422, 'E_VALIDATION_ERROR');
+          assert.equal(res.json().message, 'The request field must be an array');
+        }
         const res = await ctx.t.app.inject({
           method: 'POST',
           url: '/v3/shorten/bulk',

@@ -1,0 +1,108 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AccountService, Caller } from '../accounts/account-service.js';
+import { BriefError } from '../errors.js';
+import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
+import type { Authenticate } from '../http/auth.js';
+import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import type { DomainEntry, DomainService } from './domain-service.js';
+import { AddDomainBody, DomainPath, DomainSettingsBody, DomainSuccess, DomainsQuery, V3Domain, V3DomainList } from './v3-schemas.js';
+
+const tags = ['v3 domains'];
+const errors = {
+  ...errorResponses(400, 500, 503),
+  401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
+};
+const workspaceNotFound = errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' });
+const domainNotFound = errorResponse(404, {
+  examples: 'domainNotFound',
+  description: "E_NOT_FOUND: not one of the caller's private domains (a public domain, another account's, or none).",
+});
+
+const listSchema = {
+  summary: 'The short domains',
+  description: "The public domains (configured and added) and the caller's private ones.",
+  tags,
+  security: REQUIRED_AUTH,
+  querystring: DomainsQuery,
+  response: { 200: V3DomainList, ...errors, 404: workspaceNotFound },
+};
+
+const addSchema = {
+  summary: 'Add a private domain',
+  description:
+    'A custom short domain of the caller, as `brief domain add --account` makes one. A name that exists already, ' +
+    "anyone's or a public one, is taken (422).",
+  tags,
+  security: REQUIRED_AUTH,
+  querystring: DomainsQuery,
+  body: AddDomainBody,
+  response: { 200: V3Domain, ...errors, 404: workspaceNotFound, 422: errorResponse(422, { examples: 'addDomainValidation' }) },
+};
+
+const removeSchema = {
+  summary: 'Remove a private domain',
+  description: "One of the caller's private domains without live links (422 while it has some).",
+  tags,
+  security: REQUIRED_AUTH,
+  params: DomainPath,
+  querystring: DomainsQuery,
+  response: { 200: DomainSuccess, ...errors, 404: domainNotFound, 422: errorResponse(422, { examples: 'removeDomainValidation' }) },
+};
+
+const settingsSchema = {
+  summary: "Change a private domain's settings",
+  description:
+    'The length of codes generated on the domain, where its bare address (`/`) redirects, and where its unknown keys ' +
+    'redirect instead of the 404 page. The redirects change at once on this instance, within CHANGE_POLL_MS on the others.',
+  tags,
+  security: REQUIRED_AUTH,
+  params: DomainPath,
+  querystring: DomainsQuery,
+  body: DomainSettingsBody,
+  response: { 200: DomainSuccess, ...errors, 404: domainNotFound, 422: errorResponse(422, { examples: 'domainSettingsValidation' }) },
+};
+
+const toV3Domain = (entry: DomainEntry) => ({
+  domain: entry.hostname,
+  randomCodeLength: entry.codeLength,
+  isPrimary: entry.primary,
+  isGlobal: entry.visibility === 'public',
+});
+
+/** The v3 domain calls (../shared/spec/v3-interface.md, "Domains (v3)"), under /v3; all need a token. */
+export function v3DomainRoutes(domains: DomainService, accounts: AccountService, authenticate: Authenticate) {
+  const accountIn = async (request: Parameters<Authenticate>[0], workspaceId: string | undefined): Promise<Caller> => {
+    const caller = await authenticate(request);
+    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');
+    accounts.checkWorkspace(caller, workspaceId);
+    return caller;
+  };
+
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const options = { serializerCompiler: documentedOnly };
+
+    app.get('/shorten/domains', { ...options, schema: listSchema }, async (request) => {
+      const caller = await accountIn(request, request.query.workspaceId);
+      return (await domains.usableBy(caller)).map(toV3Domain);
+    });
+
+    app.put('/shorten/domains', { ...options, schema: addSchema }, async (request) => {
+      const caller = await accountIn(request, request.query.workspaceId);
+      return toV3Domain(await domains.addOwn(caller, request.body.domain, request.body.shortCodeLength));
+    });
+
+    app.delete('/shorten/domains/:domain', { ...options, schema: removeSchema }, async (request) => {
+      const caller = await accountIn(request, request.query.workspaceId);
+      await domains.removeOwn(caller, request.params.domain);
+      return { success: true as const };
+    });
+
+    app.patch('/shorten/domains/:domain', { ...options, schema: settingsSchema }, async (request) => {
+      const caller = await accountIn(request, request.query.workspaceId);
+      await domains.updateOwn(caller, request.params.domain, request.body ?? {});
+      return { success: true as const };
+    });
+  };
+}

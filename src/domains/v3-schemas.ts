@@ -1,0 +1,67 @@
+// The v3 domain routes' data schemas (../shared/spec/v3-interface.md, "Domains (v3)"):
+// validation, types and, through v3-routes.ts, the API document.
+import { type Static, Type } from '@sinclair/typebox';
+import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './domain-fields.js';
+
+export const DomainsQuery = Type.Object({
+  workspaceId: Type.Optional(
+    Type.String({
+      description: "The caller's workspace id; absent, empty or `undefined` mean the caller's own. Another account's is not found (404).",
+    }),
+  ),
+});
+
+export const V3Domain = Type.Object(
+  {
+    domain: Type.String({ description: 'host[:port] of the short domain.' }),
+    randomCodeLength: Type.Integer({ description: "Length of the codes generated on it: the domain's own, else CODE_LENGTH." }),
+    isPrimary: Type.Boolean({ description: 'The default domain (BASE_URL), where links go when no domain is named.' }),
+    isGlobal: Type.Boolean({ description: 'A public domain, usable by everybody; false for the caller’s private ones.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const V3DomainList = Type.Array(V3Domain, {
+  description: "The public domains, then the caller's private ones, each by name.",
+  examples: [
+    [
+      { domain: 'localhost:3000', randomCodeLength: 7, isPrimary: true, isGlobal: true },
+      { domain: 'go.example.com', randomCodeLength: 5, isPrimary: false, isGlobal: false },
+    ],
+  ],
+});
+
+const codeLength = (description: string) => ({ minimum: CODE_LENGTH_MIN, maximum: CODE_LENGTH_MAX, description });
+
+export const AddDomainBody = Type.Object({
+  domain: Type.String({
+    description: 'host[:port] of a domain whose DNS points at this server; `https://` unless a scheme (`http://`) is given.',
+    examples: ['go.example.com'],
+  }),
+  shortCodeLength: Type.Optional(Type.Integer(codeLength('Length of the codes generated on the domain; default CODE_LENGTH.'))),
+});
+export type AddDomainBody = Static<typeof AddDomainBody>;
+
+export const DomainPath = Type.Object({
+  domain: Type.String({ description: "host[:port] of one of the caller's private domains." }),
+});
+
+// One keyword pair (`type: [x, 'null']`) rather than a union: its errors name the bound that failed.
+const nullable = <T>(type: 'integer' | 'string', options: object) => Type.Optional(Type.Unsafe<T | null>({ type: [type, 'null'], ...options }));
+
+export const DomainSettingsBody = Type.Object(
+  {
+    randomCodeLength: nullable<number>('integer', codeLength('Length of the codes generated on the domain from now on; null: CODE_LENGTH.')),
+    homePageRedirectUrl: nullable<string>('string', {
+      description:
+        'Where the bare domain (`/`) redirects (302): an absolute http(s) URL, not on a short domain of this server; null or empty: nowhere.',
+    }),
+    notFoundPageRedirectUrl: nullable<string>('string', {
+      description: 'Where an unknown key on the domain redirects (302) instead of the 404 page; null or empty: nowhere.',
+    }),
+  },
+  { description: 'Only the fields given change.' },
+);
+export type DomainSettingsBody = Static<typeof DomainSettingsBody>;
+
+export const DomainSuccess = Type.Object({ success: Type.Literal(true) }, { examples: [{ success: true }] });

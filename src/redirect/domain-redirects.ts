@@ -1,0 +1,73 @@
+import type { Log } from '../log.js';
+import type { DomainStore, StoredDomain } from '../storage/stores.js';
+import { type RedirectAnswer, settingRedirect } from './redirect-answer.js';
+
+/** What a short domain's settings answer instead of the 404 page. */
+export interface DomainRedirect {
+  /** For the bare domain (`/`). */
+  readonly home: RedirectAnswer | undefined;
+  /** For an unknown key. */
+  readonly notFound: RedirectAnswer | undefined;
+}
+
+/**
+ * The domains' home and not-found redirects, held in memory so the redirect pipeline answers
+ * them synchronously: host → answers, for the hosts that have a setting only. Read whole from
+ * the domains table at start, every CHANGE_POLL_MS after (so a setting changed on another
+ * instance counts here within that), and at once when this instance changes a domain.
+ */
+export class DomainRedirects {
+  private byHost = new Map<string, DomainRedirect>();
+  /** Reads begun so far; only the newest one's result is kept, so an older, slower read never undoes a newer one. */
+  private reads = 0;
+  private reading = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Pick<DomainStore, 'all'>,
+    private readonly log: Log,
+  ) {}
+
+  /** The redirects of a host (lower-case host[:port]), if it has any. */
+  get(host: string): DomainRedirect | undefined {
+    return this.byHost.get(host);
+  }
+
+  /** Reads the table now; resolves once this read (or a newer one) is what get() answers from. */
+  async refresh(): Promise<void> {
+    const read = ++this.reads;
+    this.reading++;
+    try {
+      const domains = await this.store.all();
+      if (read === this.reads) this.byHost = redirectsOf(domains);
+    } finally {
+      this.reading--;
+    }
+  }
+
+  /** Loads the table, then reads it again every `intervalMs` (a tick is skipped while a read is under way). */
+  async start(intervalMs: number): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => {
+      if (this.reading > 0) return;
+      this.refresh().catch((err: unknown) => this.log.warn({ err }, 'could not read the domain settings'));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+function redirectsOf(domains: readonly StoredDomain[]): Map<string, DomainRedirect> {
+  const byHost = new Map<string, DomainRedirect>();
+  for (const domain of domains) {
+    if (domain.homeRedirectUrl === null && domain.notFoundRedirectUrl === null) continue;
+    byHost.set(domain.hostname, {
+      home: domain.homeRedirectUrl === null ? undefined : settingRedirect(domain.homeRedirectUrl),
+      notFound: domain.notFoundRedirectUrl === null ? undefined : settingRedirect(domain.notFoundRedirectUrl),
+    });
+  }
+  return byHost;
+}
