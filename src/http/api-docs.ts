@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -61,41 +61,50 @@ export function registerApiDocs(app: FastifyInstance): void {
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 
-  app.register(async (docs) => {
-    // Loaded here rather than at import: its 4 MB page script is for the server, not the CLI.
-    const { default: scalar } = await import('@scalar/fastify-api-reference');
-    // Scalar answers /docs with a 301 to /docs/, as its page's links are relative to the
-    // folder. Ours are absolute (`cdn`, `url`), so /docs serves the page itself.
-    let page: RouteHandlerMethod | undefined;
-    docs.addHook('onRoute', (route) => {
-      if (route.method !== 'GET') return;
-      if (route.url === `${DOCS_PATH}/`) page = route.handler as RouteHandlerMethod;
-      if (route.url === DOCS_PATH) {
-        route.handler = function (request, reply) {
-          const [path, query] = splitUrl(request.url);
-          const asFolder = Object.create(request, { url: { value: `${path}/${query}` } }) as FastifyRequest;
-          return page!.call(this, asFolder, reply);
-        };
-      }
-    });
-    await docs.register(scalar, {
-      routePrefix: DOCS_PATH,
-      logLevel: 'warn',
-      configuration: {
-        url: OPENAPI_PATH,
-        cdn: `${DOCS_PATH}/js/scalar.js`,
-        pageTitle: 'Brief API reference',
-        // Offline: no fonts from fonts.scalar.com, no telemetry, no AI agent calling home.
-        withDefaultFonts: false,
-        telemetry: false,
-        agent: { disabled: true },
-        showDeveloperTools: 'never',
-      },
-    });
-  });
+  // The reference page and its script, made on the first visit: Scalar's module holds its 4 MB
+  // page script and ~18 MB of heap (measured), which every process would otherwise carry.
+  const page = (path: string, type: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
+    const files = await scalarFiles();
+    return reply.type(type).send(path === SCRIPT_PATH ? files.script : files.html);
+  };
+  for (const path of [DOCS_PATH, `${DOCS_PATH}/`]) app.get(path, { schema: { hide: true } }, page(path, 'text/html; charset=utf-8'));
+  app.get(SCRIPT_PATH, { schema: { hide: true } }, page(SCRIPT_PATH, 'application/javascript; charset=utf-8'));
 }
 
-function splitUrl(url: string): [string, string] {
-  const at = url.indexOf('?');
-  return at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at)];
+const SCRIPT_PATH = `${DOCS_PATH}/js/scalar.js`;
+
+let scalar: Promise<{ html: string; script: Buffer }> | undefined;
+
+/**
+ * Scalar's page and script, as its Fastify plugin serves them, taken once from a throwaway
+ * instance. The page's links are absolute (`cdn`, `url`), so it serves from `/docs` and `/docs/` alike.
+ */
+function scalarFiles(): Promise<{ html: string; script: Buffer }> {
+  scalar ??= (async () => {
+    const { default: plugin } = await import('@scalar/fastify-api-reference');
+    const docs = Fastify({ logger: false });
+    try {
+      await docs.register(plugin, {
+        routePrefix: DOCS_PATH,
+        configuration: {
+          url: OPENAPI_PATH,
+          cdn: SCRIPT_PATH,
+          pageTitle: 'Brief API reference',
+          // Offline: no fonts from fonts.scalar.com, no telemetry, no AI agent calling home.
+          withDefaultFonts: false,
+          telemetry: false,
+          agent: { disabled: true },
+          showDeveloperTools: 'never',
+        },
+      });
+      const [html, script] = await Promise.all([docs.inject(`${DOCS_PATH}/`), docs.inject(SCRIPT_PATH)]);
+      if (html.statusCode !== 200 || script.statusCode !== 200) throw new Error(`Scalar answered ${html.statusCode} and ${script.statusCode}`);
+      return { html: html.body, script: script.rawPayload };
+    } finally {
+      await docs.close();
+    }
+  })();
+  // A failure is not kept: the next visit tries again.
+  scalar.catch(() => (scalar = undefined));
+  return scalar;
 }
