@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
-import { createAuthenticator } from './http/auth.js';
+import { createAuthenticator, createWorkspaceCaller } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
@@ -58,8 +58,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
   app.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
   app.register(qrRoutes(), { prefix: '/v2' });
-  app.register(v3LinkRoutes(services.links, services.accounts, authenticate), { prefix: '/v3' });
-  app.register(v3DomainRoutes(services.domains, services.accounts, authenticate), { prefix: '/v3' });
+  const workspaceCaller = createWorkspaceCaller(authenticate, services.accounts);
+  app.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
+  app.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
   app.register(redirectRoutes(redirects.pipeline));
 
   app.addHook('onReady', () => redirects.start());

@@ -1,9 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AccountService, Caller } from '../accounts/account-service.js';
-import { BriefError } from '../errors.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
-import type { Authenticate } from '../http/auth.js';
+import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import type { DomainEntry, DomainService } from './domain-service.js';
 import { AddDomainBody, DomainPath, DomainSettingsBody, DomainSuccess, DomainsQuery, V3Domain, V3DomainList } from './v3-schemas.js';
@@ -71,36 +69,29 @@ const toV3Domain = (entry: DomainEntry) => ({
 });
 
 /** The v3 domain calls (../shared/spec/v3-interface.md, "Domains (v3)"), under /v3; all need a token. */
-export function v3DomainRoutes(domains: DomainService, accounts: AccountService, authenticate: Authenticate) {
-  const accountIn = async (request: Parameters<Authenticate>[0], workspaceId: string | undefined): Promise<Caller> => {
-    const caller = await authenticate(request);
-    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');
-    accounts.checkWorkspace(caller, workspaceId);
-    return caller;
-  };
-
+export function v3DomainRoutes(domains: DomainService, callerIn: WorkspaceCaller) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly };
 
     app.get('/shorten/domains', { ...options, schema: listSchema }, async (request) => {
-      const caller = await accountIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
       return (await domains.usableBy(caller)).map(toV3Domain);
     });
 
     app.put('/shorten/domains', { ...options, schema: addSchema }, async (request) => {
-      const caller = await accountIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
       return toV3Domain(await domains.addOwn(caller, request.body.domain, request.body.shortCodeLength));
     });
 
     app.delete('/shorten/domains/:domain', { ...options, schema: removeSchema }, async (request) => {
-      const caller = await accountIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
       await domains.removeOwn(caller, request.params.domain);
       return { success: true as const };
     });
 
     app.patch('/shorten/domains/:domain', { ...options, schema: settingsSchema }, async (request) => {
-      const caller = await accountIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
       await domains.updateOwn(caller, request.params.domain, request.body ?? {});
       return { success: true as const };
     });

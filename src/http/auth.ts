@@ -19,3 +19,21 @@ export function createAuthenticator(accounts: AccountService) {
 }
 
 export type Authenticate = ReturnType<typeof createAuthenticator>;
+
+/** Who may make a v3 call: anyone (anonymous too), or an account (a bearer token is needed). */
+export type CallerKind = 'anyone' | 'account';
+
+/**
+ * The caller of a v3 call, in the workspace the request names (`workspaceId`: absent, empty
+ * or `undefined` for the caller's own; any other workspace is not found).
+ */
+export function createWorkspaceCaller(authenticate: Authenticate, accounts: AccountService) {
+  return async function callerIn(request: FastifyRequest, workspaceId: string | undefined, kind: CallerKind): Promise<Caller> {
+    const caller = await authenticate(request);
+    if (kind === 'account' && caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');
+    accounts.checkWorkspace(caller, workspaceId);
+    return caller;
+  };
+}
+
+export type WorkspaceCaller = ReturnType<typeof createWorkspaceCaller>;

@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AccountService, Caller } from '../accounts/account-service.js';
 import { BriefError } from '../errors.js';
 import { documentedOnly, OPTIONAL_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
-import type { Authenticate } from '../http/auth.js';
+import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import type { LinkService } from './link-service.js';
 import {
@@ -106,27 +105,13 @@ async function refuseNonArray(request: { body: unknown }): Promise<void> {
 }
 
 /** The v3 link calls (../shared/spec/v3-interface.md), under /v3. */
-export function v3LinkRoutes(links: LinkService, accounts: AccountService, authenticate: Authenticate) {
-  /** The caller, in the workspace the request names (its own). */
-  const callerIn = async (request: Parameters<Authenticate>[0], workspaceId: string | undefined): Promise<Caller> => {
-    const caller = await authenticate(request);
-    accounts.checkWorkspace(caller, workspaceId);
-    return caller;
-  };
-  /** The same, for calls about an account's own links: a token is needed. */
-  const accountIn = async (request: Parameters<Authenticate>[0], workspaceId: string | undefined): Promise<Caller> => {
-    const caller = await authenticate(request);
-    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');
-    accounts.checkWorkspace(caller, workspaceId);
-    return caller;
-  };
-
+export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly };
 
     app.post('/shorten/bulk', { ...options, schema: bulkSchema, preValidation: refuseNonArray }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'anyone');
       const results = await links.createMany(caller, request.body);
       return results.map((result) =>
         'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
@@ -135,31 +120,31 @@ export function v3LinkRoutes(links: LinkService, accounts: AccountService, authe
 
     app.get('/shorten', { ...options, schema: shortenSchema }, async (request) => {
       const { workspaceId, returnExisting, ...input } = request.query;
-      const caller = await callerIn(request, workspaceId);
+      const caller = await callerIn(request, workspaceId, 'anyone');
       return toShortenResult(await links.create(caller, { ...input, reuseExisting: returnExisting === '1' || returnExisting === 'true' }));
     });
 
     app.get('/shorten/list', { ...options, schema: listSchema }, async (request) => {
       const { page, perPage, workspaceId } = request.query as ListV3Query;
-      const caller = await accountIn(request, workspaceId);
+      const caller = await callerIn(request, workspaceId, 'account');
       const { total, links: found } = await links.list(caller, page, perPage);
       return { links: found.map((placed) => toListedLink(placed, placed.clicks)), metadata: { total, perPage, page } };
     });
 
     app.get('/shorten/:domain/:slug', { ...options, schema: getSchema }, async (request) => {
-      const caller = await accountIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
       const placed = await links.own(caller, request.params.domain, request.params.slug);
       return toOneLink(placed, placed.clicks);
     });
 
     app.patch('/shorten/:domain/:slug', { ...options, schema: editSchema }, async (request) => {
-      const caller = await accountIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
       const placed = await links.edit(caller, request.params.domain, request.params.slug, request.body ?? {});
       return toOneLink(placed, placed.clicks);
     });
 
     app.delete('/shorten/:domain/:slug', { ...options, schema: deleteSchema }, async (request) => {
-      const caller = await accountIn(request, request.query.workspaceId);
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
       await links.deleteOwn(caller, request.params.domain, request.params.slug);
       return { success: true as const };
     });
