@@ -146,7 +146,19 @@ domain
   .action(() =>
     withServices(async ({ domains }) => {
       const rows = await domains.all();
-      console.log(table(rows.map((d) => ({ domain: d.hostname, urlPrefix: d.urlPrefix, visibility: d.visibility, owner: d.owner }))));
+      console.log(
+        table(
+          rows.map((d) => ({
+            domain: d.hostname,
+            urlPrefix: d.urlPrefix,
+            visibility: d.visibility,
+            owner: d.owner,
+            codeLength: d.codeLength,
+            home: d.homeRedirectUrl,
+            notFound: d.notFoundRedirectUrl,
+          })),
+        ),
+      );
     }),
   );
 

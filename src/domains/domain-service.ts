@@ -272,11 +272,17 @@ export class DomainService {
     if (!removed) throw BriefError.notFound(`No domain ${hostname}`);
   }
 
-  async all(): Promise<Array<DomainEntry & { owner: string | null }>> {
+  /** `brief domain list`: every domain, with its owner and its redirect settings. */
+  async all(): Promise<Array<DomainEntry & { owner: string | null; homeRedirectUrl: string | null; notFoundRedirectUrl: string | null }>> {
     const stored = await this.store.allWithOwners();
     return [
-      ...[...this.configured.values()].map((d) => ({ ...this.configuredEntry(d), owner: null })),
-      ...stored.map((d) => ({ ...this.storedEntry(d), owner: d.owner })),
+      ...[...this.configured.values()].map((d) => ({ ...this.configuredEntry(d), owner: null, homeRedirectUrl: null, notFoundRedirectUrl: null })),
+      ...stored.map((d) => ({
+        ...this.storedEntry(d),
+        owner: d.owner,
+        homeRedirectUrl: d.homeRedirectUrl,
+        notFoundRedirectUrl: d.notFoundRedirectUrl,
+      })),
     ];
   }
 }

@@ -150,6 +150,20 @@ describe('brief end to end', () => {
     assert.ok(await eventually(async () => (await visit(link.shortened)).status === 301), 'redirects again');
   });
 
+  it("lists a private domain's settings, made with v3, on the command line", async () => {
+    const res = await api(`/v3/shorten/domains/${TEAM_HOST}`, {
+      method: 'PATCH',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ randomCodeLength: 9, homePageRedirectUrl: 'https://example.com/team-home' }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const listed = succeeded(await cli('domain', 'list'), 'domain list');
+    const team = listed.split('\n').find((line) => line.startsWith(TEAM_HOST));
+    assert.ok(team, listed);
+    assert.match(team, /private\s+alice\s+9\s+https:\/\/example\.com\/team-home\s+-$/);
+    assert.match(listed.split('\n')[0]!, /^domain\s+urlPrefix\s+visibility\s+owner\s+codeLength\s+home\s+notFound$/);
+  });
+
   it('answers 401 once the token is revoked', async () => {
     const before = await api('/v2/shorten-domains', { headers: auth() });
     assert.equal(before.status, 200);
