@@ -1,6 +1,7 @@
 import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
+import { analyticsRoutes } from './analytics/routes.js';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
@@ -60,6 +61,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.register(qrRoutes(), { prefix: '/v2' });
   app.register(v3LinkRoutes(services.links, services.accounts, authenticate), { prefix: '/v3' });
   app.register(v3DomainRoutes(services.domains, services.accounts, authenticate), { prefix: '/v3' });
+  app.register(analyticsRoutes(services.analytics, services.accounts, authenticate), { prefix: '/v3' });
   app.register(redirectRoutes(redirects.pipeline));
 
   app.addHook('onReady', () => redirects.start());
