@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BASE_HOST, buildTestApp, qs } from '../support/app.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { BASE_HOST, buildTestApp, qs, TEST_ENV } from '../support/app.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 export const AGENTS = {
@@ -159,6 +161,37 @@ for (const dialect of dialects) {
       const bare = { link_id: minimal.linkId, account_id: minimal.accountId, ...nothing, ...noVisitor };
       assert.deepEqual(minimal.rows.map(withoutTime), [bare, { ...bare, bot: 'Googlebot' }]);
       assert.deepEqual((await visitsOf({ ANALYTICS: 'off' }, visits)).rows, []);
+    });
+
+    it('logs no address at info level', async () => {
+      const lines: string[] = [];
+      const app = buildApp(loadConfig({ ...TEST_ENV, LOG_LEVEL: 'info', TRUST_PROXY: '1' }), {
+        database: db.database,
+        logDestination: { write: (line: string) => void lines.push(line) },
+      });
+      await app.ready();
+      const remoteAddress = '198.51.100.9';
+      const forwarded = '203.0.113.9';
+      const made = await app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/logged' })}`, remoteAddress });
+      assert.equal(made.statusCode, 200, made.body);
+      const res = await app.inject({
+        url: `/${made.json().code}`,
+        remoteAddress,
+        headers: { host: BASE_HOST, 'x-forwarded-for': forwarded, 'user-agent': AGENTS.chrome },
+      });
+      assert.equal(res.statusCode, 301);
+      await app.close();
+      assert.ok(
+        lines.some((line) => line.includes('incoming request')),
+        'requests are logged',
+      );
+      assert.ok(
+        lines.some((line) => line.includes(`"url":"/${made.json().code}"`)),
+        'the redirect is logged',
+      );
+      for (const line of lines) {
+        assert.ok(!line.includes(remoteAddress) && !line.includes(forwarded), `an address in the log: ${line}`);
+      }
     });
 
     if (dialect === 'sqlite') {
