@@ -163,6 +163,36 @@ for (const dialect of dialects) {
       assert.deepEqual((await visitsOf({ ANALYTICS: 'off' }, visits)).rows, []);
     });
 
+    it('records the right password of a protected link as a visit, not its form or a wrong password', async () => {
+      const t = await buildTestApp(db.database, { CLICK_FLUSH_MS: '600000' });
+      const account = await t.account('locked');
+      const made = await t.app.inject({
+        method: 'POST',
+        url: '/v3/shorten/bulk',
+        payload: [{ url: 'https://example.com/locked', password: 'open sesame' }],
+        headers: account.headers,
+      });
+      const [link] = made.json();
+      const post = (password: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/${link.slug}`,
+          headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': AGENTS.iphone },
+          payload: new URLSearchParams({ password }).toString(),
+        });
+      assert.equal((await t.app.inject({ url: `/${link.slug}`, headers: { host: BASE_HOST } })).statusCode, 200, 'the form');
+      assert.equal((await post('wrong one')).statusCode, 403);
+      assert.equal((await post('open sesame')).statusCode, 303);
+      await t.close();
+      const rows = await db.database.db
+        .selectFrom('click_events')
+        .innerJoin('links', 'links.id', 'click_events.link_id')
+        .select(['click_events.browser', 'click_events.account_id'])
+        .where('links.key', '=', link.slug)
+        .execute();
+      assert.deepEqual(rows, [{ browser: 'Mobile Safari', account_id: account.id }]);
+    });
+
     it('logs no address at info level', async () => {
       const lines: string[] = [];
       const app = buildApp(loadConfig({ ...TEST_ENV, LOG_LEVEL: 'info', TRUST_PROXY: '1' }), {
