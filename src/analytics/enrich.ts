@@ -45,6 +45,8 @@ const NOTHING = {
   city: null,
 } as const;
 
+const NO_AGENT: Agent = { bot: null, browser: null, browserVersion: null, os: null, deviceType: null, deviceVendor: null };
+
 /** Distinct user agents remembered between batches; a crawl of made-up agents only empties it. */
 const AGENTS_MAX = 2000;
 const FIELD_MAX = 64;
@@ -76,12 +78,12 @@ export class VisitEnricher {
     const { time, linkId } = visit;
     if (visit.optedOut) return { time, linkId, ...NOTHING };
     const userAgent = visit.userAgent ?? '';
-    if (this.level === 'minimal') return { time, linkId, ...NOTHING, bot: botName(userAgent) };
+    if (this.level === 'minimal') return { time, linkId, ...NOTHING, bot: this.agent(userAgent, false).bot };
     const address = this.address(visit.socketAddress, visit.forwardedFor);
     return {
       time,
       linkId,
-      ...this.agent(userAgent),
+      ...this.agent(userAgent, true),
       language: firstLanguage(visit.acceptLanguage),
       referrerHost: referrerHost(visit.referer),
       country: address !== undefined && this.country ? this.country(address) : null,
@@ -89,10 +91,11 @@ export class VisitEnricher {
     };
   }
 
-  private agent(userAgent: string): Agent {
+  /** What the agent says, remembered; `parse` false: its bot name only (ANALYTICS=minimal parses nothing else). */
+  private agent(userAgent: string, parse: boolean): Agent {
     let agent = this.agents.get(userAgent);
     if (agent) return agent;
-    agent = parseAgent(userAgent);
+    agent = parse ? parseAgent(userAgent) : { ...NO_AGENT, bot: botName(userAgent) };
     if (this.agents.size >= AGENTS_MAX) this.agents.clear();
     this.agents.set(userAgent, agent);
     return agent;
