@@ -1,6 +1,7 @@
 import http from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { type DestinationStream, pino } from 'pino';
+import { analyticsRoutes } from './analytics/routes.js';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
@@ -20,12 +21,23 @@ export interface AppDeps {
   database: Database;
   /** What instances share (Redis or in-process). Opened from config, and closed with the app, when not given. */
   shared?: SharedState;
+  /** Where log lines go (tests read them); standard output when not given. */
+  logDestination?: DestinationStream;
 }
+
+/**
+ * Fastify's request log line without the client's address and port (its own serializer logs
+ * `remoteAddress`): Brief writes no visitor's IP address anywhere, logs included.
+ */
+const serializers = {
+  req: (request: FastifyRequest) => ({ method: request.method, url: request.url, host: request.host }),
+};
 
 /** Builds the HTTP application without listening; tests drive it with app.inject(). */
 export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   // Fastify's logger, made first so the services can log through it too.
-  const log: FastifyBaseLogger = pino({ level: config.logLevel });
+  const options = { level: config.logLevel, serializers };
+  const log: FastifyBaseLogger = deps.logDestination ? pino(options, deps.logDestination) : pino(options);
   const shared = deps.shared ?? openSharedState(config, log);
   const services = createServices(config, deps.database, shared, log);
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
@@ -61,6 +73,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const workspaceCaller = createWorkspaceCaller(authenticate, services.accounts);
   app.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
   app.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
+  app.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
   app.register(redirectRoutes(redirects.pipeline));
 
   app.addHook('onReady', () => redirects.start());

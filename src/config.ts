@@ -1,5 +1,8 @@
 // Environment → one validated, frozen Config. Every default lives here, and
 // nothing else in the code base reads process.env.
+import fs from 'node:fs';
+import { isIP } from 'node:net';
+import proxyaddr from '@fastify/proxy-addr';
 
 export interface ShortDomain {
   /** host[:port], lower-case: what a request's Host header carries. */
@@ -9,6 +12,18 @@ export interface ShortDomain {
 }
 
 export type DatabaseTarget = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
+
+/** ANALYTICS: every dimension of a visit, only its time, link and bot name, or no events at all. */
+export type AnalyticsLevel = 'full' | 'minimal' | 'off';
+
+/**
+ * TRUST_PROXY: when X-Forwarded-For is believed (analytics/client-address.ts). A list holds
+ * addresses, CIDRs and proxy-addr's names for ranges (loopback, linklocal, uniquelocal).
+ */
+export type TrustProxy =
+  | { readonly kind: 'off' }
+  | { readonly kind: 'hops'; readonly hops: number }
+  | { readonly kind: 'list'; readonly entries: readonly string[] };
 
 export interface Config {
   readonly port: number;
@@ -33,6 +48,12 @@ export interface Config {
   readonly negativeCacheTtlMs: number;
   readonly clickFlushMs: number;
   readonly changePollMs: number;
+  readonly analytics: AnalyticsLevel;
+  readonly trustProxy: TrustProxy;
+  /** Click events held in memory at most, waiting to be written; past it visits are dropped from analytics. */
+  readonly analyticsBufferMax: number;
+  /** An operator's MMDB city database (checked at start; not read yet). */
+  readonly geoipCityDb: string | undefined;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -85,6 +106,10 @@ export function loadConfig(env: Env = process.env): Config {
     negativeCacheTtlMs: 2_000,
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 600_000),
     changePollMs: integer(env, 'CHANGE_POLL_MS', 500, 10, 60_000),
+    analytics: analyticsLevel(env.ANALYTICS?.trim() || 'full'),
+    trustProxy: trustProxy(env.TRUST_PROXY?.trim() ?? ''),
+    analyticsBufferMax: integer(env, 'ANALYTICS_BUFFER_MAX', 100_000, 1, 100_000_000),
+    geoipCityDb: existingFile('GEOIP_CITY_DB', env.GEOIP_CITY_DB?.trim()),
   });
 }
 
@@ -142,5 +167,63 @@ function redisPrefix(raw: string): string {
   if (!/^[A-Za-z0-9:._-]{0,64}$/.test(raw)) {
     throw new ConfigError(`REDIS_PREFIX may hold only letters, digits and : . _ - (at most 64), got "${raw}"`);
   }
+  return raw;
+}
+
+const ANALYTICS_LEVELS: readonly AnalyticsLevel[] = ['full', 'minimal', 'off'];
+
+function analyticsLevel(raw: string): AnalyticsLevel {
+  if (!(ANALYTICS_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`ANALYTICS must be one of ${ANALYTICS_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw as AnalyticsLevel;
+}
+
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** off (or 0), a hop count, or comma-separated proxy addresses, CIDRs and range names. */
+function trustProxy(raw: string): TrustProxy {
+  if (raw === '' || raw === 'off' || raw === '0') return Object.freeze({ kind: 'off' });
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 100) throw new ConfigError(`TRUST_PROXY must be at most 100 hops, got "${raw}"`);
+    return Object.freeze({ kind: 'hops', hops });
+  }
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const invalid = entries.find((entry) => !PROXY_RANGES.includes(entry) && !isAddressOrCidr(entry));
+  if (entries.length === 0 || invalid !== undefined) {
+    throw new ConfigError(`TRUST_PROXY must be off, a hop count, or proxy addresses and CIDRs separated by commas, got "${invalid ?? raw}"`);
+  }
+  try {
+    proxyaddr.compile(entries); // what will match them: it must take them too
+  } catch {
+    throw new ConfigError(`TRUST_PROXY must be off, a hop count, or proxy addresses and CIDRs separated by commas, got "${raw}"`);
+  }
+  return Object.freeze({ kind: 'list', entries: Object.freeze(entries) });
+}
+
+/** A strict IPv4 or IPv6 address, optionally with a prefix length within its family's bits. */
+function isAddressOrCidr(entry: string): boolean {
+  const slash = entry.indexOf('/');
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash === -1) return true;
+  const prefix = entry.slice(slash + 1);
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function existingFile(name: string, raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let isFile = false;
+  try {
+    isFile = fs.statSync(raw).isFile();
+  } catch {
+    // missing or unreadable: refused below
+  }
+  if (!isFile) throw new ConfigError(`${name} must be the path of a file, got "${raw}"`);
   return raw;
 }

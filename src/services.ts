@@ -1,6 +1,11 @@
 // The composition root: the one place that builds the services, for the server
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
 import { AccountService } from './accounts/account-service.js';
+import { AnalyticsService } from './analytics/analytics-service.js';
+import { clientAddress } from './analytics/client-address.js';
+import { bundledCountries } from './analytics/countries.js';
+import { VisitEnricher } from './analytics/enrich.js';
+import { VisitRecorder } from './analytics/visit-recorder.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
@@ -11,7 +16,7 @@ import { DomainRedirects } from './redirect/domain-redirects.js';
 import { LinkResolver } from './redirect/link-resolver.js';
 import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
-import { RedirectPipeline } from './redirect/redirect-pipeline.js';
+import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeline.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
 
@@ -37,6 +42,8 @@ export interface Services {
   readonly links: LinkService;
   /** Link changes: announced here, heard from elsewhere once started (the server starts it; the CLI only announces). */
   readonly changes: LinkChangeFeed;
+  /** Click analytics' figures (the events are recorded by the redirect side). */
+  readonly analytics: AnalyticsService;
 }
 
 /** The services every entry point uses, on an open, migrated database. */
@@ -45,7 +52,8 @@ export function createServices(config: Config, database: Database, shared: Share
   const accounts = new AccountService(database.accounts);
   const domains = new DomainService(config, database.domains, database.links);
   const links = new LinkService(config, database.links, domains, changes);
-  return { accounts, domains, links, changes };
+  const analytics = new AnalyticsService(database.analytics, links);
+  return { accounts, domains, links, changes, analytics };
 }
 
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
@@ -71,12 +79,11 @@ export function createRedirects(config: Config, database: Database, services: Pi
   // instances' changes), and at once after a change made here, before its request is answered.
   const domainRedirects = new DomainRedirects(database.domains, log);
   domains.onChange(() => domainRedirects.refresh().catch((err: unknown) => log.warn({ err }, 'could not read the domain settings')));
-  const pipeline = new RedirectPipeline(
-    new LinkResolver(database.links, cache),
-    redirectAnswers(config),
-    [(target) => clicks.count(target.id)],
-    domainRedirects,
-  );
+  const observers: VisitObserver[] = [(target) => clicks.count(target.id)];
+  // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
+  const events = visitRecorder(config, database, log);
+  if (events) observers.push(events.observe);
+  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), observers, domainRedirects);
   return {
     pipeline,
     async start() {
@@ -86,11 +93,25 @@ export function createRedirects(config: Config, database: Database, services: Pi
       if (indexed > 0) log.info({ links: indexed }, 'link index loaded');
       await domainRedirects.start(config.changePollMs);
       clicks.start(config.clickFlushMs);
+      events?.start(config.clickFlushMs);
     },
     async stop() {
       changes.stop();
       domainRedirects.stop();
-      await clicks.stop();
+      await Promise.all([clicks.stop(), events?.stop()]);
     },
   };
+}
+
+/** The recorder of click events that ANALYTICS asks for, or none (off). */
+function visitRecorder(config: Config, database: Database, log: Log): VisitRecorder | undefined {
+  if (config.analytics === 'off') return undefined;
+  const full = config.analytics === 'full';
+  // The country database is read (once per process) only when countries are recorded.
+  const enricher = new VisitEnricher(config.analytics, clientAddress(config.trustProxy), full ? bundledCountries() : undefined);
+  return new VisitRecorder(database.analytics, enricher, log, {
+    max: config.analyticsBufferMax,
+    full,
+    forwarded: full && config.trustProxy.kind !== 'off',
+  });
 }

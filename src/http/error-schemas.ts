@@ -83,6 +83,14 @@ const EXAMPLES = {
       value: field('notFoundPageRedirectUrl', 'notShortLink', 'The notFoundPageRedirectUrl field must not point to a short link domain'),
     },
   },
+  analyticsValidation: {
+    range: { summary: 'Not one of the ranges', value: field('range', 'enum', 'The selected range is invalid') },
+    timezone: {
+      summary: 'Not an IANA time zone',
+      value: field('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris'),
+    },
+    link: { summary: 'A link that is not domain/slug', value: field('link', 'link', 'The link field must be domain/slug') },
+  },
   bulkValidation: {
     notArray: { summary: 'The body is not an array', value: field('request', 'array', 'The request field must be an array') },
     tooMany: { summary: 'More than 200 items', value: field('request', 'maxItems', 'The request field must have at most 200 items') },

@@ -11,6 +11,20 @@ const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
  * the click write, run by the server's connection and by the SQLite background thread.
  */
 export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks }: ClickBatch): Promise<void> {
+  if (!(await claimBatch(trx, writer, seq))) return; // applied before: the attempt that seemed to fail had committed
+  await trx
+    .insertInto('link_clicks')
+    .values(clicks.map(([link_id, n]) => ({ link_id, clicks: n })))
+    .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
+    .execute();
+}
+
+/**
+ * Records a writer's batch number inside the caller's transaction: false when the number (or a
+ * later one) was recorded before, so the batch was applied already. Writers are random per
+ * process (click counters, analytics recorders), so they never share numbers.
+ */
+export async function claimBatch(trx: Kysely<Tables>, writer: string, seq: number): Promise<boolean> {
   const now = Date.now();
   const claimed = await trx
     .insertInto('click_writers')
@@ -23,15 +37,11 @@ export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks
     )
     .returning('writer')
     .executeTakeFirst();
-  if (!claimed) return; // applied before: the attempt that seemed to fail had committed
+  if (!claimed) return false;
   if (seq === 1)
     await trx
       .deleteFrom('click_writers')
       .where('updated_at', '<', now - WRITER_RETENTION_MS)
       .execute();
-  await trx
-    .insertInto('link_clicks')
-    .values(clicks.map(([link_id, n]) => ({ link_id, clicks: n })))
-    .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
-    .execute();
+  return true;
 }

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
 import { SqlAccountStore } from './account-store.js';
+import { SqlAnalyticsStore } from './analytics-store.js';
 import { SqlLinkChangeStore } from './change-store.js';
 import { SqlClickStore } from './click-store.js';
 import { type Connection, type ConnectionOptions, type Dialect, openConnection } from './connection.js';
 import { SqlDomainStore } from './domain-store.js';
 import { SqlLinkStore } from './link-store.js';
-import type { AccountStore, ClickStore, DomainStore, LinkChangeStore, LinkStore } from './stores.js';
+import type { AccountStore, AnalyticsStore, ClickStore, DomainStore, LinkChangeStore, LinkStore } from './stores.js';
 import type { Tables } from './tables.js';
 
 export type { Dialect } from './connection.js';
@@ -24,6 +25,7 @@ export interface Database {
   readonly clicks: ClickStore;
   readonly accounts: AccountStore;
   readonly domains: DomainStore;
+  readonly analytics: AnalyticsStore;
   /** Kysely on the writer connection: migrations and tests. */
   readonly db: Kysely<Tables>;
   /** A durable write (group-committed on SQLite): migrations and tests. */
@@ -40,6 +42,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     clicks: new SqlClickStore(connection),
     accounts: new SqlAccountStore(connection),
     domains: new SqlDomainStore(connection),
+    analytics: new SqlAnalyticsStore(connection),
     db: connection.db,
     write: connection.write,
     close: connection.close,

@@ -169,6 +169,59 @@ export interface ClickStore {
   add(batch: ClickBatch): Promise<void>;
 }
 
+/**
+ * One counted visit as analytics keeps it: what was learnt of the visitor, never an address.
+ * Null where unknown, not recorded (ANALYTICS=minimal) or refused (DNT / Sec-GPC).
+ */
+export interface ClickEvent {
+  /** Epoch milliseconds. */
+  readonly time: number;
+  readonly linkId: number;
+  /** The crawler's or link-preview fetcher's name; null for a person. */
+  readonly bot: string | null;
+  readonly browser: string | null;
+  /** The browser's major version. */
+  readonly browserVersion: string | null;
+  readonly os: string | null;
+  /** mobile, tablet, console, smarttv, wearable, embedded or desktop. */
+  readonly deviceType: string | null;
+  readonly deviceVendor: string | null;
+  /** The first Accept-Language tag, lower-case (`en-gb`). */
+  readonly language: string | null;
+  readonly referrerHost: string | null;
+  /** ISO 3166-1 alpha-2. */
+  readonly country: string | null;
+  readonly city: string | null;
+}
+
+/** Events numbered by their writer, like a ClickBatch: applied at most once per writer and number. */
+export interface ClickEventBatch {
+  readonly writer: string;
+  readonly seq: number;
+  readonly events: readonly ClickEvent[];
+}
+
+/** Which clicks to count: one account's (a workspace's), optionally one link's, in [from, to). */
+export interface ClickCountQuery {
+  readonly accountId: number;
+  readonly linkId?: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Clicks in the slot of time that starts at `start` (epoch ms). */
+export interface ClickSlot {
+  readonly start: number;
+  readonly clicks: number;
+}
+
+export interface AnalyticsStore {
+  /** Stores events with their link's account (any number of instances at once), at most once per batch number of a writer. */
+  add(batch: ClickEventBatch): Promise<void>;
+  /** Clicks by people (bots excluded) per slot of `slotMs` milliseconds since the epoch; slots without clicks are left out. */
+  humanClicksBySlot(query: ClickCountQuery, slotMs: number): Promise<ClickSlot[]>;
+}
+
 export interface AccountRecord {
   readonly id: number;
   readonly name: string;

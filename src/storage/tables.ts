@@ -76,6 +76,26 @@ export interface ClickWriterTable {
   updated_at: number;
 }
 
+/** One counted visit (analytics); never an address. Null: unknown, not recorded, or refused (DNT / Sec-GPC). */
+export interface ClickEventTable {
+  id: Generated<number>;
+  time: number;
+  link_id: number;
+  /** The link's account when the event was written: a workspace's figures need no join. */
+  account_id: number;
+  /** A crawler's or link-preview fetcher's name; null for a person. */
+  bot: string | null;
+  browser: string | null;
+  browser_version: string | null;
+  os: string | null;
+  device_type: string | null;
+  device_vendor: string | null;
+  language: string | null;
+  referrer_host: string | null;
+  country: string | null;
+  city: string | null;
+}
+
 /** Append-only feed of link changes that running instances poll to drop cache entries. */
 export interface LinkChangeTable {
   id: Generated<number>;
@@ -92,6 +112,7 @@ export interface Tables {
   link_clicks: LinkClicksTable;
   click_writers: ClickWriterTable;
   link_changes: LinkChangeTable;
+  click_events: ClickEventTable;
 }
 
 export type LinkRow = Selectable<LinkTable>;

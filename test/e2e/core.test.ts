@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
 import { type CliResult, freePort, hostRequest, runCli, type ServerProcess, startServer } from '../support/process.js';
 
 const SHORT_HOST = 'short.e2e';
@@ -217,6 +218,16 @@ describe('brief end to end', () => {
     server = undefined;
     const shown = JSON.parse(succeeded(await cli('link', 'show', link.shortened), 'link show'));
     assert.equal(shown.clicks, 3);
+    // …and the click events of those visits (analytics), HEAD aside.
+    const sqlite = new SQLite(path.join(dir, 'brief.db'), { readonly: true });
+    try {
+      const row = sqlite
+        .prepare('select count(*) as n from click_events join links on links.id = click_events.link_id where links.code = ?')
+        .get(link.code) as { n: number };
+      assert.equal(row.n, 3);
+    } finally {
+      sqlite.close();
+    }
   });
 
   it('shuts down on SIGINT with exit code 0 as well', async () => {

@@ -35,6 +35,16 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
       503: 'E_SERVICE_UNAVAILABLE',
     },
   },
+  '/v3/shorten/analytics/clicks': {
+    get: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      404: 'E_NOT_FOUND',
+      422: 'E_VALIDATION_ERROR',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
+  },
   '/v3/shorten/domains/{domain}': Object.fromEntries(
     ['delete', 'patch'].map((method) => [
       method,
@@ -168,6 +178,7 @@ describe('API document and reference page', () => {
       'GET /v2/shorten',
       'GET /v2/shorten-domains',
       'GET /v3/shorten',
+      'GET /v3/shorten/analytics/clicks',
       'GET /v3/shorten/domains',
       'GET /v3/shorten/list',
       'GET /v3/shorten/{domain}/{slug}',
@@ -244,6 +255,16 @@ describe('API document and reference page', () => {
         422,
         ctx.t.app.inject({ method: 'PATCH', url: '/v3/shorten/domains/pub.test', headers: owner.headers, payload: { randomCodeLength: 3 } }),
       ],
+      ['/v3/shorten/analytics/clicks', 'get', 401, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks' })],
+      ['/v3/shorten/analytics/clicks', 'get', 404, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?workspaceId=x', headers: owner.headers })],
+      ['/v3/shorten/analytics/clicks', 'get', 422, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?range=2d', headers: owner.headers })],
+      [
+        '/v3/shorten/analytics/clicks',
+        'get',
+        422,
+        ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?timezone=Mars/Olympus_Mons', headers: owner.headers }),
+      ],
+      ['/v3/shorten/analytics/clicks', 'get', 422, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?link=nope', headers: owner.headers })],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=ftp://example.com/' })],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&width=63' })],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&level=X' })],
@@ -330,6 +351,7 @@ describe('API document and reference page', () => {
       ['/v3/shorten/domains', 'put'],
       ['/v3/shorten/domains/{domain}', 'delete'],
       ['/v3/shorten/domains/{domain}', 'patch'],
+      ['/v3/shorten/analytics/clicks', 'get'],
     ] as const) {
       assert.deepEqual(operation(path, method).security, [{ bearerAuth: [] }], `${method} ${path}`);
     }

@@ -1,5 +1,5 @@
 // Two real server processes against one PostgreSQL database and one Redis, as behind a
-// load balancer: links, deletes, dedupe, slugs and clicks must hold across them.
+// load balancer: links, deletes, dedupe, slugs, clicks and click events must hold across them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, type HttpAnswer, request, runCli, ServerProcess } from '../scale-support/server-process.js';
@@ -148,6 +148,13 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
         [code],
       );
       assert.equal(rows[0]!.clicks, onA + onB);
+      // Every instance's click events land in the one table too.
+      const events = await adminQuery<{ n: number }>(
+        testDb.url,
+        `select count(*)::int as n from click_events e join links l on l.id = e.link_id where l.code = $1`,
+        [code],
+      );
+      assert.equal(events[0]!.n, onA + onB);
     });
   });
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -71,5 +74,55 @@ describe('loadConfig', () => {
     fails({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
     fails({ REDIS_URL: 'http://x' }, 'REDIS_URL');
     fails({ CHANGE_POLL_MS: '0' }, 'CHANGE_POLL_MS');
+  });
+});
+
+describe('analytics settings', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.analytics, 'full');
+    assert.deepEqual(config.trustProxy, { kind: 'off' });
+    assert.equal(config.analyticsBufferMax, 100_000);
+    assert.equal(config.geoipCityDb, undefined);
+  });
+
+  it('reads ANALYTICS', () => {
+    for (const level of ['full', 'minimal', 'off'] as const) assert.equal(loadConfig({ ANALYTICS: level }).analytics, level);
+    assert.equal(loadConfig({ ANALYTICS: ' minimal ' }).analytics, 'minimal');
+  });
+
+  it('reads TRUST_PROXY: off, a hop count, or proxy addresses and CIDRs', () => {
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'off' }).trustProxy, { kind: 'off' });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '0' }).trustProxy, { kind: 'off' });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '2' }).trustProxy, { kind: 'hops', hops: 2 });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,2001:db8::/32' }).trustProxy, {
+      kind: 'list',
+      entries: ['10.0.0.0/8', '192.168.1.7', '2001:db8::/32'],
+    });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: 'loopback,uniquelocal' }).trustProxy, { kind: 'list', entries: ['loopback', 'uniquelocal'] });
+    assert.ok(Object.isFrozen(loadConfig({ TRUST_PROXY: '10.0.0.1' }).trustProxy));
+  });
+
+  it('reads ANALYTICS_BUFFER_MAX and GEOIP_CITY_DB (a file that exists)', () => {
+    assert.equal(loadConfig({ ANALYTICS_BUFFER_MAX: '5' }).analyticsBufferMax, 5);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-config-')), 'City.mmdb');
+    fs.writeFileSync(file, 'x');
+    assert.equal(loadConfig({ GEOIP_CITY_DB: file }).geoipCityDb, file);
+    fails({ GEOIP_CITY_DB: `${file}.missing` }, 'GEOIP_CITY_DB');
+    fails({ GEOIP_CITY_DB: path.dirname(file) }, 'GEOIP_CITY_DB');
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
+  it('throws a one-line ConfigError naming the variable for each bad value', () => {
+    fails({ ANALYTICS: 'verbose' }, 'ANALYTICS');
+    fails({ ANALYTICS: 'FULL' }, 'ANALYTICS');
+    fails({ TRUST_PROXY: 'true' }, 'TRUST_PROXY');
+    fails({ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY');
+    fails({ TRUST_PROXY: '10.0.0.1, proxy.example' }, 'TRUST_PROXY');
+    fails({ TRUST_PROXY: '-1' }, 'TRUST_PROXY');
+    fails({ TRUST_PROXY: '1.5' }, 'TRUST_PROXY');
+    fails({ TRUST_PROXY: ',' }, 'TRUST_PROXY');
+    fails({ ANALYTICS_BUFFER_MAX: '0' }, 'ANALYTICS_BUFFER_MAX');
+    fails({ ANALYTICS_BUFFER_MAX: 'lots' }, 'ANALYTICS_BUFFER_MAX');
   });
 });

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Log } from '../log.js';
+import type { AnalyticsStore, ClickEventBatch, LinkTarget } from '../storage/stores.js';
+import type { RawVisit, VisitEnricher } from './enrich.js';
+
+/** Events per write: one multi-row INSERT well within both engines' limits on bound parameters. */
+const CHUNK = 500;
+
+export interface VisitRecorderOptions {
+  /** Visits held in memory at most, written or not; past it new visits are dropped and counted. */
+  readonly max: number;
+  /** Whether the visitor's referrer, language and addresses are noted at all (ANALYTICS=full). */
+  readonly full: boolean;
+  /** Whether X-Forwarded-For is noted (TRUST_PROXY is set). */
+  readonly forwarded: boolean;
+}
+
+/**
+ * Records every counted visit as a click event, off the request path. On the request path
+ * `observe` only appends one small record of references the request already holds (no
+ * parsing, no string building) to a bounded buffer. Every CLICK_FLUSH_MS, and on stop, the
+ * buffer is taken, enriched in chunks (VisitEnricher: user agent, bots, country, …) and
+ * written through the AnalyticsStore. A chunk that fails is kept, enriched, and retried first
+ * under the same number (the store applies a number at most once, as for click counts); the
+ * buffer then fills up to its bound, and visits past it are dropped and counted (a warning
+ * with the count after each flush). kill -9 loses what was held: at most a flush interval's
+ * visits while the database is up.
+ */
+export class VisitRecorder {
+  private pending: RawVisit[] = [];
+  /** Visits accepted and not yet written: pending, being enriched, or in the unconfirmed chunk. */
+  private held = 0;
+  private dropped = 0;
+  private reportedDrops = 0;
+  private unconfirmed: ClickEventBatch | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private inFlight = false;
+  private readonly writer = randomUUID();
+  private seq = 0;
+
+  constructor(
+    private readonly store: AnalyticsStore,
+    private readonly enricher: VisitEnricher,
+    private readonly log: Log,
+    private readonly options: VisitRecorderOptions,
+  ) {}
+
+  /** The visit observer (redirect-pipeline.ts): on the request path, so it only appends. */
+  readonly observe = (target: LinkTarget, request: IncomingMessage): void => {
+    if (this.held >= this.options.max) {
+      this.dropped++;
+      return;
+    }
+    this.held++;
+    const headers = request.headers;
+    const optedOut = headers.dnt === '1' || headers['sec-gpc'] === '1';
+    const full = this.options.full && !optedOut;
+    this.pending.push({
+      time: Date.now(),
+      linkId: target.id,
+      userAgent: optedOut ? undefined : headers['user-agent'],
+      referer: full ? headers.referer : undefined,
+      acceptLanguage: full ? headers['accept-language'] : undefined,
+      socketAddress: full ? request.socket.remoteAddress : undefined,
+      forwardedFor: full && this.options.forwarded ? headers['x-forwarded-for'] : undefined,
+      optedOut,
+    });
+  };
+
+  /** Visits dropped so far because the buffer was full. */
+  get droppedVisits(): number {
+    return this.dropped;
+  }
+
+  start(intervalMs: number): void {
+    // While the database is slow or down, ticks are skipped rather than queued behind a hung flush.
+    this.timer = setInterval(() => {
+      if (!this.inFlight) void this.flush();
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is held. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  flush(): Promise<void> {
+    this.inFlight = true;
+    this.flushing = this.flushing
+      .then(() => this.writePending())
+      .catch((error: unknown) => this.log.warn({ err: error }, 'click event flush failed'))
+      .finally(() => {
+        this.inFlight = false;
+        this.reportDrops();
+      });
+    return this.flushing;
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.unconfirmed) {
+      if (!(await this.tryWrite(this.unconfirmed))) return;
+      this.unconfirmed = undefined;
+    }
+    const visits = this.pending;
+    this.pending = [];
+    for (let i = 0; i < visits.length; i += CHUNK) {
+      const end = Math.min(i + CHUNK, visits.length);
+      const events = [];
+      for (let k = i; k < end; k++) events.push(this.enricher.enrich(visits[k]!));
+      const batch: ClickEventBatch = { writer: this.writer, seq: ++this.seq, events };
+      if (!(await this.tryWrite(batch))) {
+        this.unconfirmed = batch;
+        // Never sent: back in front of the visits noted meanwhile, still held.
+        this.pending = visits.slice(end).concat(this.pending);
+        return;
+      }
+    }
+  }
+
+  private async tryWrite(batch: ClickEventBatch): Promise<boolean> {
+    try {
+      await this.store.add(batch);
+      this.held -= batch.events.length;
+      return true;
+    } catch (error) {
+      this.log.warn({ err: error, events: batch.events.length }, 'click event flush failed; will retry');
+      return false;
+    }
+  }
+
+  private reportDrops(): void {
+    if (this.dropped === this.reportedDrops) return;
+    this.log.warn(
+      { dropped: this.dropped - this.reportedDrops, droppedTotal: this.dropped, held: this.held },
+      'click event buffer full (ANALYTICS_BUFFER_MAX): visits dropped from analytics',
+    );
+    this.reportedDrops = this.dropped;
+  }
+}

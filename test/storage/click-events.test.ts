@@ -1,0 +1,225 @@
+// Click events on every dialect: the AnalyticsStore (once per batch number, the link's account,
+// counts per slot) and the VisitRecorder in front of it (bounded, retried, drops counted).
+import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { clientAddress } from '../../src/analytics/client-address.js';
+import { VisitEnricher } from '../../src/analytics/enrich.js';
+import { VisitRecorder } from '../../src/analytics/visit-recorder.js';
+import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../../src/storage/stores.js';
+import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const ADDRESS = '198.51.100.77';
+
+const event = (linkId: number, time: number, bot: string | null = null): ClickEvent => ({
+  time,
+  linkId,
+  bot,
+  browser: 'Chrome',
+  browserVersion: '131',
+  os: 'Windows',
+  deviceType: 'desktop',
+  deviceVendor: null,
+  language: 'en',
+  referrerHost: null,
+  country: 'US',
+  city: null,
+});
+
+/** A request as the redirect pipeline hands it to observers. */
+const request = (headers: Record<string, string> = {}) =>
+  ({
+    headers: { 'user-agent': CHROME, 'x-forwarded-for': ADDRESS, ...headers },
+    socket: { remoteAddress: '127.0.0.1' },
+  }) as unknown as IncomingMessage;
+
+for (const dialect of dialects) {
+  describe(`click events (${dialect})`, () => {
+    let t: TestDatabase;
+    let linkId: number;
+    let accountId: number;
+    before(async () => {
+      t = await openTestDatabase(dialect);
+      const account = await t.database.accounts.create(`events-${dialect}`);
+      accountId = account!.id;
+      const outcome = await t.database.links.create(
+        {
+          accountId,
+          domain: 'short.test',
+          slug: null,
+          url: 'https://example.com/events',
+          urlHash: Buffer.alloc(32, 1),
+          title: null,
+          comment: null,
+          passwordHash: null,
+          expiresAt: null,
+          reusable: false,
+          reuseExisting: false,
+        },
+        () => `ev${Math.random().toString(36).slice(2, 9)}`,
+      );
+      assert.ok('created' in outcome);
+      linkId = outcome.created.id;
+    });
+    after(async () => {
+      await t.cleanup();
+    });
+
+    const rowsOf = (id: number) => t.database.db.selectFrom('click_events').selectAll().where('link_id', '=', id).orderBy('id').execute();
+
+    describe('AnalyticsStore', () => {
+      it('stores events with their link’s account, once per writer and number', async () => {
+        const batch: ClickEventBatch = { writer: 'store-test', seq: 1, events: [event(linkId, 1000), event(linkId, 2000, 'Googlebot')] };
+        await t.database.analytics.add(batch);
+        await t.database.analytics.add(batch);
+        const rows = await rowsOf(linkId);
+        assert.equal(rows.length, 2);
+        assert.deepEqual(
+          rows.map((r) => [Number(r.time), Number(r.link_id), r.account_id, r.bot, r.browser, r.country]),
+          [
+            [1000, linkId, accountId, null, 'Chrome', 'US'],
+            [2000, linkId, accountId, 'Googlebot', 'Chrome', 'US'],
+          ],
+        );
+        await t.database.analytics.add({ writer: 'store-test', seq: 2, events: [event(linkId, 3000)] });
+        assert.equal((await rowsOf(linkId)).length, 3);
+      });
+
+      it('counts people’s clicks per slot in [from, to), for an account or one link', async () => {
+        const base = 1_800_000_000_000; // a multiple of 15 minutes
+        const slot = 900_000;
+        await t.database.analytics.add({
+          writer: 'slot-test',
+          seq: 1,
+          events: [event(linkId, base), event(linkId, base + slot - 1), event(linkId, base + slot), event(linkId, base + 2 * slot, 'Twitterbot')],
+        });
+        const query = { accountId, from: base, to: base + 3 * slot };
+        const sorted = (slots: Array<{ start: number; clicks: number }>) => [...slots].sort((a, b) => a.start - b.start);
+        assert.deepEqual(sorted(await t.database.analytics.humanClicksBySlot(query, slot)), [
+          { start: base, clicks: 2 },
+          { start: base + slot, clicks: 1 },
+        ]);
+        assert.deepEqual(sorted(await t.database.analytics.humanClicksBySlot({ ...query, from: base + 1 }, slot)), [
+          { start: base, clicks: 1 },
+          { start: base + slot, clicks: 1 },
+        ]);
+        assert.deepEqual(await t.database.analytics.humanClicksBySlot({ ...query, linkId: linkId + 1000 }, slot), []);
+        assert.deepEqual(await t.database.analytics.humanClicksBySlot({ ...query, accountId: accountId + 1000 }, slot), []);
+      });
+    });
+
+    describe('VisitRecorder', () => {
+      const logged: Array<{ details: object; message: string }> = [];
+      const log = { info: () => {}, warn: (details: object, message: string) => void logged.push({ details, message }) };
+      const enricher = new VisitEnricher('full', clientAddress({ kind: 'hops', hops: 1 }), () => 'US');
+
+      /** The database's store, except that add fails as `failure` says: after committing, or instead of it. */
+      const failing = (failure: (call: number) => 'after-commit' | 'before-commit' | undefined): AnalyticsStore => {
+        let calls = 0;
+        return {
+          add: async (batch) => {
+            const how = failure(++calls);
+            if (how === 'before-commit') throw new Error('Connection terminated unexpectedly');
+            await t.database.analytics.add(batch);
+            if (how === 'after-commit') throw new Error('Connection terminated unexpectedly');
+          },
+          humanClicksBySlot: (query, slotMs) => t.database.analytics.humanClicksBySlot(query, slotMs),
+        };
+      };
+
+      it('notes visits on the request path without enriching them, and writes them on flush', async () => {
+        let enriched = 0;
+        const counting = {
+          enrich: (visit: Parameters<VisitEnricher['enrich']>[0]) => {
+            enriched++;
+            return enricher.enrich(visit);
+          },
+        } as unknown as VisitEnricher;
+        const recorder = new VisitRecorder(t.database.analytics, counting, log, { max: 100, full: true, forwarded: true });
+        const before = (await rowsOf(linkId)).length;
+        for (let i = 0; i < 3; i++) recorder.observe({ id: linkId, url: 'https://example.com/events', blocked: false }, request());
+        assert.equal(enriched, 0);
+        await recorder.stop();
+        assert.equal(enriched, 3);
+        const rows = (await rowsOf(linkId)).slice(before);
+        assert.equal(rows.length, 3);
+        assert.equal(rows[0]!.browser, 'Chrome');
+        assert.equal(rows[0]!.country, 'US');
+      });
+
+      it('holds at most `max` visits while the database fails, drops and counts the rest, then writes what it held', async () => {
+        logged.length = 0;
+        let down = true;
+        const recorder = new VisitRecorder(
+          failing(() => (down ? 'before-commit' : undefined)),
+          enricher,
+          log,
+          { max: 3, full: true, forwarded: true },
+        );
+        const target = { id: linkId, url: 'https://example.com/events', blocked: false };
+        const before = (await rowsOf(linkId)).length;
+        for (let i = 0; i < 5; i++) recorder.observe(target, request());
+        assert.equal(recorder.droppedVisits, 2);
+        await recorder.flush(); // fails: the three are kept
+        recorder.observe(target, request());
+        assert.equal(recorder.droppedVisits, 3, 'still full while the write is failing');
+        assert.equal((await rowsOf(linkId)).length, before);
+        const drops = logged.filter((entry) => /dropped/.test(entry.message));
+        assert.ok(drops.length > 0, 'the drops are logged');
+        assert.equal((drops[0]!.details as { dropped: number }).dropped, 2);
+        assert.ok(!JSON.stringify(logged).includes(ADDRESS), 'no address in the log');
+        down = false;
+        await recorder.flush();
+        assert.equal((await rowsOf(linkId)).length, before + 3);
+        recorder.observe(target, request());
+        await recorder.stop();
+        assert.equal((await rowsOf(linkId)).length, before + 4, 'room again once written');
+        assert.equal(recorder.droppedVisits, 3);
+      });
+
+      it('writes a batch whose outcome was unclear once', async () => {
+        const recorder = new VisitRecorder(
+          failing((call) => (call === 1 ? 'after-commit' : undefined)),
+          enricher,
+          log,
+          { max: 100, full: true, forwarded: true },
+        );
+        const target = { id: linkId, url: 'https://example.com/events', blocked: false };
+        const before = (await rowsOf(linkId)).length;
+        recorder.observe(target, request());
+        recorder.observe(target, request());
+        await recorder.flush(); // committed, but the recorder cannot know
+        recorder.observe(target, request());
+        await recorder.stop(); // the unclear batch again, then the new visit
+        assert.equal((await rowsOf(linkId)).length, before + 3);
+      });
+
+      it('notes only the time and link of a visit that opted out (DNT or Sec-GPC)', async () => {
+        const recorder = new VisitRecorder(t.database.analytics, enricher, log, { max: 100, full: true, forwarded: true });
+        const target = { id: linkId, url: 'https://example.com/events', blocked: false };
+        const before = (await rowsOf(linkId)).length;
+        recorder.observe(target, request({ dnt: '1', referer: 'https://example.org/', 'accept-language': 'de' }));
+        recorder.observe(target, request({ 'sec-gpc': '1' }));
+        await recorder.stop();
+        for (const row of (await rowsOf(linkId)).slice(before)) {
+          assert.deepEqual(
+            [
+              row.bot,
+              row.browser,
+              row.browser_version,
+              row.os,
+              row.device_type,
+              row.device_vendor,
+              row.language,
+              row.referrer_host,
+              row.country,
+              row.city,
+            ],
+            Array(10).fill(null),
+          );
+        }
+      });
+    });
+  });
+}

@@ -1,0 +1,207 @@
+// Enrichment of visits, off the request path: bots and link-preview fetchers, the user agent,
+// the first language, the referrer's host, the client's address (TRUST_PROXY) and its country.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { botName } from '../../src/analytics/bots.js';
+import { clientAddress } from '../../src/analytics/client-address.js';
+import { bundledCountries } from '../../src/analytics/countries.js';
+import { firstLanguage, type RawVisit, referrerHost, VisitEnricher } from '../../src/analytics/enrich.js';
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const ANDROID = 'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.81 Mobile Safari/537.36';
+const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:132.0) Gecko/20100101 Firefox/132.0';
+
+describe('bots', () => {
+  it('names crawlers by the product token isbot matched, without its version', () => {
+    assert.equal(botName('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'), 'Googlebot');
+    assert.equal(botName('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'), 'bingbot');
+    assert.equal(botName('curl/8.4.0'), 'curl');
+  });
+
+  it('names the link-preview fetchers of chat and social apps', () => {
+    const previews: Array<[string, string]> = [
+      ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'Slackbot-LinkExpanding'],
+      ['Slackbot 1.0 (+https://api.slack.com/robots)', 'Slackbot'],
+      ['Twitterbot/1.0', 'Twitterbot'],
+      ['facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'facebookexternalhit'],
+      [
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0',
+        'iMessage',
+      ],
+      ['WhatsApp/2.23.20.0 A', 'WhatsApp'],
+      ['TelegramBot (like TwitterBot)', 'TelegramBot'],
+      ['Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)', 'Discordbot'],
+      ['LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)', 'LinkedInBot'],
+      ['Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5', 'SkypeUriPreview'],
+      [
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)',
+        'Applebot',
+      ],
+      ['Iframely/1.3.1 (+https://iframely.com/docs/about)', 'Iframely'],
+    ];
+    for (const [agent, name] of previews) assert.equal(botName(agent), name, agent);
+  });
+
+  it('finds no bot in browsers, in-app ones included', () => {
+    for (const agent of [CHROME, IPHONE, ANDROID, FIREFOX_MAC, `${IPHONE} WhatsApp/2.23.20.0`]) assert.equal(botName(agent), null, agent);
+  });
+});
+
+describe('visitor fields', () => {
+  it('takes the first Accept-Language tag, lower-case', () => {
+    assert.equal(firstLanguage('en-GB,en;q=0.9'), 'en-gb');
+    assert.equal(firstLanguage(' fr-CA ; q=1, fr'), 'fr-ca');
+    assert.equal(firstLanguage('zh-Hant-TW'), 'zh-hant-tw');
+    assert.equal(firstLanguage('de_DE'), 'de-de');
+    for (const header of [undefined, '', '*', 'en-GB<script>', ';q=1', 'x'.repeat(40)]) assert.equal(firstLanguage(header), null, header);
+  });
+
+  it('takes the referrer’s host only, never an address', () => {
+    assert.equal(referrerHost('https://News.Example.org:8443/a/b?c=d#e'), 'news.example.org');
+    assert.equal(referrerHost('android-app://com.google.android.gm/'), 'com.google.android.gm');
+    for (const header of [undefined, '', 'not a url', 'http://203.0.113.5/page', 'http://[2001:db8::1]/', 'about:blank']) {
+      assert.equal(referrerHost(header), null, header);
+    }
+  });
+});
+
+describe('client address (TRUST_PROXY)', () => {
+  const off = clientAddress({ kind: 'off' });
+  const oneHop = clientAddress({ kind: 'hops', hops: 1 });
+  const twoHops = clientAddress({ kind: 'hops', hops: 2 });
+  const listed = clientAddress({ kind: 'list', entries: ['10.0.0.0/8', '2001:db8::/32'] });
+
+  it('off: the connection’s address, X-Forwarded-For ignored', () => {
+    assert.equal(off('198.51.100.1', '8.8.8.8'), '198.51.100.1');
+    assert.equal(off('::ffff:198.51.100.1', undefined), '198.51.100.1');
+    assert.equal(off(undefined, '8.8.8.8'), undefined);
+  });
+
+  it('a hop count: the n-th address from the right', () => {
+    assert.equal(oneHop('10.0.0.1', '1.1.1.1, 8.8.8.8'), '8.8.8.8');
+    assert.equal(twoHops('10.0.0.1', '1.1.1.1, 8.8.8.8'), '1.1.1.1');
+    assert.equal(twoHops('10.0.0.1', '8.8.8.8'), '8.8.8.8', 'fewer hops than proxies: the leftmost');
+    assert.equal(oneHop('10.0.0.1', undefined), '10.0.0.1', 'no header: the connection');
+    assert.equal(oneHop('10.0.0.1', ['1.1.1.1', '8.8.8.8']), '8.8.8.8', 'a repeated header');
+  });
+
+  it('a list: from the right, past every trusted proxy', () => {
+    assert.equal(listed('10.0.0.1', '8.8.8.8, 10.1.2.3'), '8.8.8.8');
+    assert.equal(listed('10.0.0.1', '1.1.1.1, 8.8.8.8, 10.1.2.3'), '8.8.8.8', 'an untrusted hop ends the walk');
+    assert.equal(listed('198.51.100.1', '8.8.8.8'), '198.51.100.1', 'the connection is not a trusted proxy');
+    assert.equal(listed('::ffff:10.0.0.1', '8.8.8.8'), '8.8.8.8');
+    assert.equal(listed('2001:db8::5', '2606:4700::1'), '2606:4700::1');
+  });
+});
+
+describe('countries (the bundled database)', () => {
+  const country = bundledCountries();
+
+  it('maps public addresses to ISO country codes, and anything else to null', () => {
+    assert.equal(country('8.8.8.8'), 'US');
+    assert.equal(country('2001:4860:4860::8888'), 'US');
+    assert.equal(country('::ffff:8.8.8.8'), 'US');
+    // Private, loopback, documentation, link-local and shared ranges have none (the whois data places some of them).
+    const notPublic = [
+      '10.0.0.1',
+      '127.0.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '169.254.1.1',
+      '203.0.113.77',
+      '198.51.100.23',
+      '::1',
+      'fd00::1',
+      '2001:db8::1',
+    ];
+    for (const address of [...notPublic, 'not an address', '', '8.8', '1.5']) assert.equal(country(address), null, address);
+  });
+
+  it('reads the file once per process', () => {
+    assert.equal(bundledCountries(), country);
+  });
+});
+
+describe('VisitEnricher', () => {
+  const visit = (fields: Partial<RawVisit> = {}): RawVisit => ({
+    time: 1_700_000_000_000,
+    linkId: 7,
+    userAgent: IPHONE,
+    referer: 'https://t.co/abc',
+    acceptLanguage: 'pt-BR,pt;q=0.9',
+    socketAddress: '10.0.0.1',
+    forwardedFor: '198.51.100.23',
+    optedOut: false,
+    ...fields,
+  });
+  const asked: string[] = [];
+  const lookup = (address: string) => {
+    asked.push(address);
+    return address === '198.51.100.23' ? 'BR' : null;
+  };
+
+  it('reads every dimension of a visit, and keeps no address in the event', () => {
+    const event = new VisitEnricher('full', clientAddress({ kind: 'hops', hops: 1 }), lookup).enrich(visit());
+    assert.deepEqual(event, {
+      time: 1_700_000_000_000,
+      linkId: 7,
+      bot: null,
+      browser: 'Mobile Safari',
+      browserVersion: '17',
+      os: 'iOS',
+      deviceType: 'mobile',
+      deviceVendor: 'Apple',
+      language: 'pt-br',
+      referrerHost: 't.co',
+      country: 'BR',
+      city: null,
+    });
+    assert.deepEqual(asked, ['198.51.100.23']);
+    assert.ok(!JSON.stringify(event).includes('198.51.100.23'));
+    assert.ok(!JSON.stringify(event).includes('10.0.0.1'));
+  });
+
+  it('calls a device without a type a desktop', () => {
+    const event = new VisitEnricher('full', clientAddress({ kind: 'off' }), undefined).enrich(visit({ userAgent: CHROME }));
+    assert.equal(event.deviceType, 'desktop');
+    assert.equal(event.browser, 'Chrome');
+    assert.equal(event.browserVersion, '131');
+    assert.equal(event.country, null);
+  });
+
+  it('minimal: the bot name and nothing else', () => {
+    const enricher = new VisitEnricher('minimal', clientAddress({ kind: 'hops', hops: 1 }), lookup);
+    const bot = enricher.enrich(visit({ userAgent: 'Twitterbot/1.0' }));
+    assert.equal(bot.bot, 'Twitterbot');
+    const person = enricher.enrich(visit());
+    assert.deepEqual(
+      Object.entries(person).filter(([, value]) => value !== null),
+      [
+        ['time', 1_700_000_000_000],
+        ['linkId', 7],
+      ],
+    );
+  });
+
+  it('an opted-out visit: every dimension null', () => {
+    const event = new VisitEnricher('full', clientAddress({ kind: 'hops', hops: 1 }), lookup).enrich(
+      visit({
+        optedOut: true,
+        userAgent: undefined,
+        referer: undefined,
+        acceptLanguage: undefined,
+        socketAddress: undefined,
+        forwardedFor: undefined,
+      }),
+    );
+    assert.deepEqual(
+      Object.entries(event).filter(([, value]) => value !== null),
+      [
+        ['time', 1_700_000_000_000],
+        ['linkId', 7],
+      ],
+    );
+  });
+});
