@@ -106,7 +106,8 @@ export function loadConfig(env: Env = process.env): Config {
     negativeCacheTtlMs: 2_000,
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 600_000),
     changePollMs: integer(env, 'CHANGE_POLL_MS', 500, 10, 60_000),
-    analytics: analyticsLevel(env.ANALYTICS?.trim() || 'full'),
+    // Off until recording costs the redirect what issue 13 allows (docs/benchmarks.md, "What holds now").
+    analytics: analyticsLevel(env.ANALYTICS?.trim() || 'off'),
     trustProxy: trustProxy(env.TRUST_PROXY?.trim() ?? ''),
     analyticsBufferMax: integer(env, 'ANALYTICS_BUFFER_MAX', 100_000, 1, 100_000_000),
     geoipCityDb: existingFile('GEOIP_CITY_DB', env.GEOIP_CITY_DB?.trim()),

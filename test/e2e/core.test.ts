@@ -64,6 +64,7 @@ describe('brief end to end', () => {
       BASE_URL: `http://${SHORT_HOST}`,
       LOG_LEVEL: 'warn',
       CHANGE_POLL_MS: '100',
+      ANALYTICS: 'full',
       // Long enough that only the shutdown flush writes clicks in these tests.
       CLICK_FLUSH_MS: '600000',
     };

@@ -25,6 +25,7 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
         REDIS_URL: redisUrl,
         REDIS_PREFIX: `${uniqueName('brief_test')}:`,
         BASE_URL: `http://${SHORT_HOST}`,
+        ANALYTICS: 'full',
         // Polling an hour apart: whatever reaches the other instance within a second came over Redis.
         CHANGE_POLL_MS: '60000',
       };

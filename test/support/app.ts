@@ -21,6 +21,8 @@ export const TEST_ENV: Record<string, string> = {
   PUBLIC_DOMAINS: PUBLIC_HOST,
   LOG_LEVEL: 'silent',
   CHANGE_POLL_MS: '10',
+  // Off by default (config.ts); the tests record every visit, as a server with analytics on.
+  ANALYTICS: 'full',
 };
 
 export interface TestAccount {
