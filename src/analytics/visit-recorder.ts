@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Log } from '../log.js';
+import { PeriodicWriter } from '../periodic-writer.js';
 import type { AnalyticsStore, ClickEventBatch, LinkTarget } from '../storage/stores.js';
 import type { RawVisit, VisitEnricher } from './enrich.js';
 
@@ -27,25 +28,24 @@ export interface VisitRecorderOptions {
  * with the count after each flush). kill -9 loses what was held: at most a flush interval's
  * visits while the database is up.
  */
-export class VisitRecorder {
+export class VisitRecorder extends PeriodicWriter {
   private pending: RawVisit[] = [];
   /** Visits accepted and not yet written: pending, being enriched, or in the unconfirmed chunk. */
   private held = 0;
   private dropped = 0;
   private reportedDrops = 0;
   private unconfirmed: ClickEventBatch | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
-  private inFlight = false;
   private readonly writer = randomUUID();
   private seq = 0;
 
   constructor(
     private readonly store: AnalyticsStore,
     private readonly enricher: VisitEnricher,
-    private readonly log: Log,
+    log: Log,
     private readonly options: VisitRecorderOptions,
-  ) {}
+  ) {
+    super(log, 'click event');
+  }
 
   /** The visit observer (redirect-pipeline.ts): on the request path, so it only appends. */
   readonly observe = (target: LinkTarget, request: IncomingMessage): void => {
@@ -74,33 +74,7 @@ export class VisitRecorder {
     return this.dropped;
   }
 
-  start(intervalMs: number): void {
-    // While the database is slow or down, ticks are skipped rather than queued behind a hung flush.
-    this.timer = setInterval(() => {
-      if (!this.inFlight) void this.flush();
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  /** Stops the timer and writes what is held. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
-
-  flush(): Promise<void> {
-    this.inFlight = true;
-    this.flushing = this.flushing
-      .then(() => this.writePending())
-      .catch((error: unknown) => this.log.warn({ err: error }, 'click event flush failed'))
-      .finally(() => {
-        this.inFlight = false;
-        this.reportDrops();
-      });
-    return this.flushing;
-  }
-
-  private async writePending(): Promise<void> {
+  protected async writePending(): Promise<void> {
     if (this.unconfirmed) {
       if (!(await this.tryWrite(this.unconfirmed))) return;
       this.unconfirmed = undefined;
@@ -132,7 +106,8 @@ export class VisitRecorder {
     }
   }
 
-  private reportDrops(): void {
+  /** After each flush: how many visits the full buffer turned away since the last report. */
+  protected override afterFlush(): void {
     if (this.dropped === this.reportedDrops) return;
     this.log.warn(
       { dropped: this.dropped - this.reportedDrops, droppedTotal: this.dropped, held: this.held },

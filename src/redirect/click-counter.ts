@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../log.js';
+import { PeriodicWriter } from '../periodic-writer.js';
 import type { ClickBatch, ClickStore } from '../storage/stores.js';
 import { ClickTally } from './structures/click-tally.js';
 
@@ -15,45 +16,24 @@ const CHUNK = 200;
  * after the commit) is retried as it was, under its number, before anything else: the
  * database applies a writer's number at most once, so no click is counted twice.
  */
-export class ClickCounter {
+export class ClickCounter extends PeriodicWriter {
   private pending = new ClickTally();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
-  private inFlight = false;
   private readonly writer = randomUUID();
   private seq = 0;
   private unconfirmed: ClickBatch | undefined;
 
   constructor(
     private readonly store: ClickStore,
-    private readonly log: Log,
-  ) {}
+    log: Log,
+  ) {
+    super(log, 'click');
+  }
 
   count(linkId: number): void {
     this.pending.add(linkId);
   }
 
-  start(intervalMs: number): void {
-    // While the database is slow or down, ticks are skipped rather than queued behind a hung flush.
-    this.timer = setInterval(() => {
-      if (!this.inFlight) void this.flush();
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  /** Stops the timer and writes what is left. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
-
-  flush(): Promise<void> {
-    this.inFlight = true;
-    this.flushing = this.flushing.then(() => this.writePending()).finally(() => (this.inFlight = false));
-    return this.flushing;
-  }
-
-  private async writePending(): Promise<void> {
+  protected async writePending(): Promise<void> {
     if (this.unconfirmed) {
       if (!(await this.tryWrite(this.unconfirmed))) return;
       this.unconfirmed = undefined;
