@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import { QrService } from './qr-service.js';
@@ -73,31 +74,17 @@ export function qrRoutes(qr = new QrService()) {
   };
 }
 
-const SVG_TYPES = new Set(['image/svg+xml', 'application/xml', 'text/xml']);
+// What an Accept header may ask for: SVG under its XML names too (one client sends
+// `Accept: application/xml`), and PNG. With equal preference SVG, listed first, wins.
+const OFFERED = ['image/svg+xml', 'application/xml', 'text/xml', 'image/png'];
 
 /**
- * PNG when `Accept` gives `image/png` a higher quality than SVG, else SVG. Each format takes
- * the quality of the most specific range that names it (`image/png` over `image/*` over `*\/*`);
- * a tie, no `Accept`, or neither acceptable is SVG, the default.
+ * PNG when `Accept` prefers `image/png` to SVG (by quality, then by how specific the range is,
+ * as `negotiator` ranks them), else SVG: on a tie, without `Accept`, or when neither is acceptable.
  */
 export function preferredFormat(request: Pick<FastifyRequest, 'headers'>): QrFormat {
-  const accept = request.headers.accept;
-  if (!accept) return 'svg';
-  const best = { png: { q: 0, specificity: -1 }, svg: { q: 0, specificity: -1 } };
-  const offer = (format: QrFormat, q: number, specificity: number) => {
-    const current = best[format];
-    if (specificity > current.specificity || (specificity === current.specificity && q > current.q)) best[format] = { q, specificity };
-  };
-  for (const part of accept.split(',')) {
-    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const qParam = params.find((p) => p.startsWith('q='));
-    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (!Number.isFinite(q) || q < 0 || q > 1) continue;
-    const specificity = range === '*/*' ? 0 : range === 'image/*' ? 1 : 2;
-    if (range === 'image/png' || specificity < 2) offer('png', q, specificity);
-    if (SVG_TYPES.has(range) || specificity < 2) offer('svg', q, specificity);
-  }
-  return best.png.q > best.svg.q ? 'png' : 'svg';
+  if (!request.headers.accept) return 'svg';
+  return new Negotiator({ headers: { accept: request.headers.accept } }).mediaType(OFFERED) === 'image/png' ? 'png' : 'svg';
 }
 
 /** `If-None-Match` compares weakly (RFC 9110 §13.1.2): `*`, or any listed tag with or without `W/`. */
