@@ -22,15 +22,8 @@ export interface RawVisit {
   readonly optedOut: boolean;
 }
 
-/** What a user agent says, parsed once per distinct agent. */
-interface Agent {
-  readonly bot: string | null;
-  readonly browser: string | null;
-  readonly browserVersion: string | null;
-  readonly os: string | null;
-  readonly deviceType: string | null;
-  readonly deviceVendor: string | null;
-}
+/** What a user agent says (the event's fields that come from it), parsed once per distinct agent. */
+type Agent = Pick<ClickEvent, 'bot' | 'browser' | 'browserVersion' | 'os' | 'deviceType' | 'deviceVendor'>;
 
 const NOTHING = {
   bot: null,
