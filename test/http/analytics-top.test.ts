@@ -192,6 +192,14 @@ for (const dialect of dialects) {
         ...['00', '01', '02', '03', '04', '06', '08'].map((n) => ({ label: `r${n}.example`, click: 1 })),
       ]);
       assert.equal((await dataOf(owner, 'referers', { range: '60d', limit: '100' })).length, 12, 'the old one is out of 60 days');
+      // Ties by label in code point order, whatever the database's collation ('Z' < 'a'); no version: no meta.
+      const browsers = ['alpha', 'Zeta', 'beta', 'beta'].map((browser) => ({ ...event(now - 1000, 'x.example'), browser }));
+      await ctx.t.database.analytics.add({ writer: `top-test-${dialect}`, seq: ++seq, events: browsers });
+      assert.deepEqual(await dataOf(owner, 'browsers'), [
+        { label: 'beta', click: 2 },
+        { label: 'Zeta', click: 1 },
+        { label: 'alpha', click: 1 },
+      ]);
       // An empty range: a workspace whose only click is 61 days old.
       const quiet = await ctx.t.account();
       const old = await makeLink(quiet, 'top-old');
