@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
-import type { AnalyticsService } from './analytics-service.js';
-import { ClicksQuery, ClicksResult } from './schemas.js';
+import { type AnalyticsService, TOP_DIMENSIONS, type TopDimension } from './analytics-service.js';
+import { ClicksQuery, ClicksResult, TopQuery, TopResult } from './schemas.js';
 
 const clicksSchema = {
   summary: 'Clicks over time',
@@ -27,6 +27,36 @@ const clicksSchema = {
   },
 };
 
+const TOP_SUBJECTS: Record<TopDimension, string> = {
+  browsers: 'Browsers (`meta.version`: the most clicked major version)',
+  'device-types': 'Device types (desktop, mobile, tablet, …)',
+  'short-links': 'Short links, labelled by short URL',
+  bots: 'Bots: the crawlers and link-preview fetchers that visited, by name (their visits are counted here only)',
+  'device-vendors': 'Device vendors',
+  'operating-systems': 'Operating systems',
+  countries: 'Countries, as ISO 3166-1 alpha-2 codes',
+  referers: "Referring sites, by the Referer's host",
+  languages: 'Languages: the first of Accept-Language, lower-case',
+  cities: 'Cities: always empty for now (there is no city database yet)',
+};
+
+const topSchema = (dimension: TopDimension) => ({
+  summary: `Top ${dimension}`,
+  description:
+    `${TOP_SUBJECTS[dimension]}, with their clicks in the range of the time zone on the workspace's links (or one link's, ` +
+    'with `link`): most clicked first, then by label, at most `limit` (10). Clicks whose value is not known are left out. ' +
+    (dimension === 'bots' ? '' : 'Visits by crawlers and link-preview fetchers are not counted. ') +
+    'Events are written every CLICK_FLUSH_MS, so the last second or so may not be counted yet.',
+  tags: ['v3 analytics'],
+  security: REQUIRED_AUTH,
+  querystring: TopQuery,
+  response: {
+    ...clicksSchema.response,
+    200: TopResult,
+    422: errorResponse(422, { examples: 'topValidation' }),
+  },
+});
+
 /** The v3 analytics calls (../shared/spec/v3-interface.md, "Analytics"), under /v3; all need a token. */
 export function analyticsRoutes(analytics: AnalyticsService, callerIn: WorkspaceCaller) {
   return async (fastify: FastifyInstance) => {
@@ -36,5 +66,15 @@ export function analyticsRoutes(analytics: AnalyticsService, callerIn: Workspace
       const caller = await callerIn(request, workspaceId, 'account');
       return analytics.clicks(caller, query);
     });
+    // One route per dimension. Any other name under /v3/shorten/analytics is not a route (404 E_ROUTE_NOT_FOUND),
+    // rather than a lookup of the link `analytics/{name}` by the link view's route (no short domain is named `analytics`).
+    app.get('/shorten/analytics/:name', { schema: { hide: true } }, (_request, reply) => reply.callNotFound());
+    for (const dimension of Object.keys(TOP_DIMENSIONS) as TopDimension[]) {
+      app.get(`/shorten/analytics/top-${dimension}`, { serializerCompiler: documentedOnly, schema: topSchema(dimension) }, async (request) => {
+        const { workspaceId, ...query } = request.query as TopQuery;
+        const caller = await callerIn(request, workspaceId, 'account');
+        return analytics.top(caller, dimension, query);
+      });
+    }
   };
 }

@@ -1,7 +1,7 @@
 // The analytics routes' data schemas (../shared/spec/v3-interface.md, "Analytics"): validation,
 // types and, through routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
-import { DEFAULT_TIMEZONE } from './analytics-service.js';
+import { DEFAULT_TIMEZONE, DEFAULT_TOP_LIMIT } from './analytics-service.js';
 import { GRANULARITIES, type Granularity, RANGES, type Range } from './time-series.js';
 
 export const ClicksQuery = Type.Object({
@@ -32,7 +32,50 @@ export const ClicksQuery = Type.Object({
 });
 export type ClicksQuery = Required<Omit<Static<typeof ClicksQuery>, 'link' | 'workspaceId'>> & { link?: string; workspaceId?: string };
 
+/** The top lists' parameters: the clicks call's, without granularity, with Brief's `limit`. */
+export const TopQuery = Type.Composite([
+  Type.Omit(ClicksQuery, ['granularity']),
+  Type.Object({
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_TOP_LIMIT, description: "Brief's addition: at most this many entries." }),
+    ),
+  }),
+]);
+export type TopQuery = Omit<ClicksQuery, 'granularity'> & { limit: number };
+
 const Timestamp = Type.String({ format: 'date-time' });
+
+export const TopResult = Type.Object(
+  {
+    datetimeRange: Type.Array(Timestamp, { minItems: 2, maxItems: 2, description: 'The range as [start, end): ISO timestamps.' }),
+    range: Type.Unsafe<Range>({ type: 'string', enum: [...RANGES] }),
+    data: Type.Array(
+      Type.Object({
+        label: Type.String(),
+        click: Type.Integer({ minimum: 0 }),
+        meta: Type.Optional(
+          Type.Object(
+            { version: Type.Optional(Type.String({ description: 'top-browsers: the most clicked major version of the browser.' })) },
+            { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Null()]) },
+          ),
+        ),
+      }),
+      { description: 'Most clicked first, then by label; values not known are left out.' },
+    ),
+  },
+  {
+    examples: [
+      {
+        datetimeRange: ['2026-11-15T00:00:00.000Z', '2026-11-22T00:00:00.000Z'],
+        range: '7d',
+        data: [
+          { label: 'Chrome', click: 41, meta: { version: '131' } },
+          { label: 'Firefox', click: 7 },
+        ],
+      },
+    ],
+  },
+);
 
 export const ClicksResult = Type.Object(
   {

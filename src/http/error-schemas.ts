@@ -91,6 +91,15 @@ const EXAMPLES = {
     },
     link: { summary: 'A link that is not domain/slug', value: field('link', 'link', 'The link field must be domain/slug') },
   },
+  topValidation: {
+    range: { summary: 'Not one of the ranges', value: field('range', 'enum', 'The selected range is invalid') },
+    timezone: {
+      summary: 'Not an IANA time zone',
+      value: field('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris'),
+    },
+    link: { summary: 'A link that is not domain/slug', value: field('link', 'link', 'The link field must be domain/slug') },
+    limit: { summary: 'A number out of range', value: field('limit', 'range', 'The limit field must be between 1 and 100') },
+  },
   bulkValidation: {
     notArray: { summary: 'The body is not an array', value: field('request', 'array', 'The request field must be an array') },
     tooMany: { summary: 'More than 200 items', value: field('request', 'maxItems', 'The request field must have at most 200 items') },

@@ -9,7 +9,7 @@ import { generateCode, validateSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
 import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
 import { parseLinkReference } from './link-reference.js';
-import { type LinkView, toLinkView } from './link-view.js';
+import { type LinkView, shortUrl, toLinkView } from './link-view.js';
 import { normalizeUrl } from './normalize-url.js';
 import { hashPassword } from './passwords.js';
 import type { ShortenInput } from './schemas.js';
@@ -149,6 +149,12 @@ export class LinkService {
     const link = await this.find(`${domain}/${key}`, caller.accountId);
     if (!link) throw BriefError.notFound();
     return { link, domain: await this.domainOf(link), clicks: await this.store.clicksOf(link.id) };
+  }
+
+  /** The short URLs of the caller's links among these ids (deleted ones included), by id. */
+  async shortUrls(caller: Caller, ids: readonly number[]): Promise<Map<number, string>> {
+    const links = await this.store.findByIds(caller.accountId, ids);
+    return new Map(await Promise.all(links.map(async (link) => [Number(link.id), shortUrl(link, await this.domainOf(link))] as const)));
   }
 
   /** The caller's live links, newest first, a page at a time. */

@@ -215,6 +215,17 @@ export class SqlLinkStore implements LinkStore {
     return Number(live.count);
   }
 
+  async findByIds(accountId: number, ids: readonly number[]): Promise<LinkRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.connection.db
+      .selectFrom('links')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...ids])
+      .execute();
+    return rows.map(toLinkRecord);
+  }
+
   async clicksOf(linkId: number): Promise<number> {
     const row = await this.connection.db.selectFrom('link_clicks').select('clicks').where('link_id', '=', linkId).executeTakeFirst();
     return row?.clicks ?? 0;

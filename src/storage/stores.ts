@@ -130,6 +130,8 @@ export interface LinkStore {
   listByAccount(accountId: number, offset: number, limit: number): Promise<{ total: number; links: CountedLink[] }>;
   /** How many live links a domain has. */
   countLive(domain: string): Promise<number>;
+  /** The account's links among these ids, deleted ones included (analytics name the links clicks went to). */
+  findByIds(accountId: number, ids: readonly number[]): Promise<LinkRecord[]>;
   /** The clicks counted for a link so far (flushed ones). */
   clicksOf(linkId: number): Promise<number>;
 }
@@ -215,11 +217,42 @@ export interface ClickSlot {
   readonly clicks: number;
 }
 
+/**
+ * The columns a top list can group by: a fixed set, so no text of a request ever reaches the SQL.
+ * `bot` counts bots' visits only; every other column counts people's only.
+ */
+export const TOP_COLUMNS = [
+  'browser',
+  'device_type',
+  'link_id',
+  'bot',
+  'device_vendor',
+  'os',
+  'country',
+  'referrer_host',
+  'language',
+  'city',
+] as const;
+export type TopColumn = (typeof TOP_COLUMNS)[number];
+
+/** Clicks on one value of a column (never null: null values are left out). */
+export interface TopCount {
+  readonly value: string;
+  readonly clicks: number;
+}
+
 export interface AnalyticsStore {
   /** Stores events with their link's account (any number of instances at once), at most once per batch number of a writer. */
   add(batch: ClickEventBatch): Promise<void>;
   /** Clicks by people (bots excluded) per slot of `slotMs` milliseconds since the epoch; slots without clicks are left out. */
   humanClicksBySlot(query: ClickCountQuery, slotMs: number): Promise<ClickSlot[]>;
+  /**
+   * Clicks per non-null value of the column (people's; bots' only for `bot`), most clicked first, then by value
+   * (text by code point; link ids by number), at most `limit` (all without it).
+   */
+  topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]>;
+  /** The most clicked `browser_version` of each of these browsers (people's clicks); ties go to the lowest version text. */
+  topBrowserVersions(query: ClickCountQuery, browsers: readonly string[]): Promise<Map<string, string>>;
 }
 
 export interface AccountRecord {

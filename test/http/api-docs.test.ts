@@ -7,6 +7,20 @@ import { qs, type TestAccount, useTestApp } from '../support/app.js';
 
 type Json = any;
 
+/** The top lists' routes, one per dimension. */
+const TOP_PATHS = [
+  'browsers',
+  'device-types',
+  'short-links',
+  'bots',
+  'device-vendors',
+  'operating-systems',
+  'countries',
+  'referers',
+  'languages',
+  'cities',
+].map((dimension) => `/v3/shorten/analytics/top-${dimension}`);
+
 /** The error statuses each route documents, and the code its body carries. */
 const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v2/shorten': {
@@ -45,6 +59,21 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
       503: 'E_SERVICE_UNAVAILABLE',
     },
   },
+  ...Object.fromEntries(
+    TOP_PATHS.map((path) => [
+      path,
+      {
+        get: {
+          400: 'E_BAD_REQUEST',
+          401: 'E_UNAUTHORIZED_ACCESS',
+          404: 'E_NOT_FOUND',
+          422: 'E_VALIDATION_ERROR',
+          500: 'E_INTERNAL_ERROR',
+          503: 'E_SERVICE_UNAVAILABLE',
+        },
+      },
+    ]),
+  ),
   '/v3/shorten/domains/{domain}': Object.fromEntries(
     ['delete', 'patch'].map((method) => [
       method,
@@ -179,6 +208,7 @@ describe('API document and reference page', () => {
       'GET /v2/shorten-domains',
       'GET /v3/shorten',
       'GET /v3/shorten/analytics/clicks',
+      ...TOP_PATHS.map((path) => `GET ${path}`).sort(),
       'GET /v3/shorten/domains',
       'GET /v3/shorten/list',
       'GET /v3/shorten/{domain}/{slug}',
@@ -265,6 +295,19 @@ describe('API document and reference page', () => {
         ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?timezone=Mars/Olympus_Mons', headers: owner.headers }),
       ],
       ['/v3/shorten/analytics/clicks', 'get', 422, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?link=nope', headers: owner.headers })],
+      ...TOP_PATHS.flatMap((path) => [
+        [path, 'get', 401, ctx.t.app.inject({ url: path })] as [string, string, number, Promise<Json>],
+        [path, 'get', 404, ctx.t.app.inject({ url: `${path}?workspaceId=x`, headers: owner.headers })] as [string, string, number, Promise<Json>],
+        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?range=2d`, headers: owner.headers })] as [string, string, number, Promise<Json>],
+        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?timezone=Mars/Olympus_Mons`, headers: owner.headers })] as [
+          string,
+          string,
+          number,
+          Promise<Json>,
+        ],
+        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?link=nope`, headers: owner.headers })] as [string, string, number, Promise<Json>],
+        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?limit=101`, headers: owner.headers })] as [string, string, number, Promise<Json>],
+      ]),
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=ftp://example.com/' })],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&width=63' })],
       ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&level=X' })],
@@ -352,6 +395,7 @@ describe('API document and reference page', () => {
       ['/v3/shorten/domains/{domain}', 'delete'],
       ['/v3/shorten/domains/{domain}', 'patch'],
       ['/v3/shorten/analytics/clicks', 'get'],
+      ...TOP_PATHS.map((path) => [path, 'get'] as const),
     ] as const) {
       assert.deepEqual(operation(path, method).security, [{ bearerAuth: [] }], `${method} ${path}`);
     }

@@ -125,6 +125,8 @@ for (const dialect of dialects) {
             if (how === 'after-commit') throw new Error('Connection terminated unexpectedly');
           },
           humanClicksBySlot: (query, slotMs) => t.database.analytics.humanClicksBySlot(query, slotMs),
+          topCounts: (query, column, limit) => t.database.analytics.topCounts(query, column, limit),
+          topBrowserVersions: (query, browsers) => t.database.analytics.topBrowserVersions(query, browsers),
         };
       };
 

@@ -1,0 +1,253 @@
+// Click analytics, top lists: GET /v3/shorten/analytics/top-{dimension} after real redirects
+// (user agents, referers, languages, forwarded addresses, bots), every dimension's figures
+// exactly, the link filter, the order, the limit, an empty range, and the errors.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { workspaceUuid } from '../../src/accounts/ids.js';
+import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
+import { dialects } from '../support/database.js';
+
+const DAY = 86_400_000;
+const AGENTS = {
+  chrome131: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  chrome130: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
+  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  slack: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+};
+/** A public address the bundled database places in the United States. */
+const US_ADDRESS = '8.8.8.8';
+
+const DIMENSIONS = [
+  'browsers',
+  'device-types',
+  'short-links',
+  'bots',
+  'device-vendors',
+  'operating-systems',
+  'countries',
+  'referers',
+  'languages',
+  'cities',
+] as const;
+
+let counter = 0;
+let seq = 0;
+
+/** Waits out the last seconds before a quarter hour, so that no day ends during a test. */
+async function awayFromBoundary(): Promise<number> {
+  const left = 900_000 - (Date.now() % 900_000);
+  if (left < 5_000) await new Promise((r) => setTimeout(r, left + 50));
+  return Date.now();
+}
+
+for (const dialect of dialects) {
+  describe(`GET /v3/shorten/analytics/top-{dimension} (${dialect})`, () => {
+    const ctx = useTestApp(dialect);
+
+    const makeLink = async (account: TestAccount, prefix: string) => {
+      const slug = `${prefix}-${++counter}`;
+      const res = await ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: `https://example.com/top/${counter}`, slug })}`, headers: account.headers });
+      assert.equal(res.statusCode, 200, res.body);
+      const row = await ctx.t.database.db.selectFrom('links').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
+      return { id: Number(row.id), slug, shortUrl: res.json().shortened as string };
+    };
+    const top = (account: TestAccount | null, dimension: string, query: Record<string, string> = {}) =>
+      ctx.t.app.inject({ url: `/v3/shorten/analytics/top-${dimension}?${qs(query)}`, headers: account?.headers ?? {} });
+    const dataOf = async (account: TestAccount, dimension: string, query: Record<string, string> = {}) => {
+      const res = await top(account, dimension, query);
+      assert.equal(res.statusCode, 200, `${dimension}: ${res.body}`);
+      return res.json().data;
+    };
+
+    it('counts each dimension exactly from real visits: people only, bots only for top-bots, unknown values left out', async () => {
+      const [owner, other] = [await ctx.t.account(), await ctx.t.account()];
+      // B's slug sorts after A's: their tie (4 clicks each) is ordered by label.
+      const a = await makeLink(owner, 'top-a');
+      const b = await makeLink(owner, 'top-b');
+      const theirs = await makeLink(other, 'top-c');
+      const now = await awayFromBoundary();
+      const visitor = await buildTestApp(ctx.t.database, { CLICK_FLUSH_MS: '600000', TRUST_PROXY: '1' });
+      const full = { referer: 'https://News.Example.org/page?q=1', 'accept-language': 'en-GB,en;q=0.9', 'x-forwarded-for': US_ADDRESS };
+      const visits: Array<[string, Record<string, string>, number]> = [
+        [a.slug, { 'user-agent': AGENTS.chrome131, ...full }, 3],
+        [a.slug, { 'user-agent': AGENTS.iphone, 'accept-language': 'fr-CA' }, 1],
+        [b.slug, { 'user-agent': AGENTS.chrome131, referer: 'https://example.org/', 'accept-language': 'de', 'x-forwarded-for': US_ADDRESS }, 1],
+        [b.slug, { 'user-agent': AGENTS.chrome130 }, 1],
+        [b.slug, { 'user-agent': AGENTS.iphone }, 2],
+        // Bots, with every other dimension known: counted by top-bots only.
+        [a.slug, { 'user-agent': AGENTS.googlebot, ...full }, 2],
+        [b.slug, { 'user-agent': AGENTS.slack, ...full }, 1],
+        // Another workspace's link.
+        [theirs.slug, { 'user-agent': AGENTS.chrome131, ...full }, 1],
+      ];
+      for (const [slug, headers, times] of visits) {
+        for (let i = 0; i < times; i++) {
+          const res = await visitor.app.inject({ url: `/${slug}`, headers: { host: BASE_HOST, ...headers } });
+          assert.equal(res.statusCode, 301, res.body);
+        }
+      }
+      await visitor.close(); // writes the events
+
+      const today = now - (now % DAY);
+      const res = await top(owner, 'browsers', { range: '7d', timezone: 'Etc/UTC' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), {
+        datetimeRange: [new Date(today - 6 * DAY).toISOString(), new Date(today + DAY).toISOString()],
+        range: '7d',
+        data: [
+          { label: 'Chrome', click: 5, meta: { version: '131' } },
+          { label: 'Mobile Safari', click: 3, meta: { version: '17' } },
+        ],
+      });
+      // The defaults are 7d in Etc/UTC.
+      assert.deepEqual((await top(owner, 'browsers')).json(), res.json());
+
+      const expected: Record<(typeof DIMENSIONS)[number], unknown[]> = {
+        browsers: res.json().data,
+        'device-types': [
+          { label: 'desktop', click: 5 },
+          { label: 'mobile', click: 3 },
+        ],
+        'short-links': [
+          { label: a.shortUrl, click: 4 },
+          { label: b.shortUrl, click: 4 },
+        ],
+        bots: [
+          { label: 'Googlebot', click: 2 },
+          { label: 'Slackbot-LinkExpanding', click: 1 },
+        ],
+        'device-vendors': [{ label: 'Apple', click: 3 }],
+        'operating-systems': [
+          { label: 'Windows', click: 5 },
+          { label: 'iOS', click: 3 },
+        ],
+        countries: [{ label: 'US', click: 4 }],
+        referers: [
+          { label: 'news.example.org', click: 3 },
+          { label: 'example.org', click: 1 },
+        ],
+        languages: [
+          { label: 'en-gb', click: 3 },
+          { label: 'de', click: 1 },
+          { label: 'fr-ca', click: 1 },
+        ],
+        cities: [],
+      };
+      for (const dimension of DIMENSIONS) {
+        assert.deepEqual(await dataOf(owner, dimension, { range: '1d' }), expected[dimension], dimension);
+      }
+      assert.equal(a.shortUrl, `http://${BASE_HOST}/${a.slug}`);
+
+      // One link only.
+      const onlyA = { range: '1d', link: `${BASE_HOST}/${a.slug}` };
+      assert.deepEqual(await dataOf(owner, 'browsers', onlyA), [
+        { label: 'Chrome', click: 3, meta: { version: '131' } },
+        { label: 'Mobile Safari', click: 1, meta: { version: '17' } },
+      ]);
+      assert.deepEqual(await dataOf(owner, 'short-links', onlyA), [{ label: a.shortUrl, click: 4 }]);
+      assert.deepEqual(await dataOf(owner, 'bots', onlyA), [{ label: 'Googlebot', click: 2 }]);
+      assert.deepEqual(await dataOf(owner, 'languages', onlyA), [
+        { label: 'en-gb', click: 3 },
+        { label: 'fr-ca', click: 1 },
+      ]);
+
+      // Brief's `limit`: the first entries of the same order.
+      assert.deepEqual(await dataOf(owner, 'languages', { limit: '2' }), expected.languages.slice(0, 2));
+      assert.deepEqual(await dataOf(owner, 'short-links', { limit: '1' }), expected['short-links'].slice(0, 1));
+
+      // The other workspace sees its own click only.
+      assert.deepEqual(await dataOf(other, 'browsers'), [{ label: 'Chrome', click: 1, meta: { version: '131' } }]);
+      assert.deepEqual(await dataOf(other, 'bots'), []);
+    });
+
+    it('lists at most 10 entries, most clicked first then by label, and nothing outside the range', async () => {
+      const owner = await ctx.t.account();
+      const link = await makeLink(owner, 'top-many');
+      const now = await awayFromBoundary();
+      const event = (time: number, referrerHost: string) => ({
+        time,
+        linkId: link.id,
+        bot: null,
+        browser: null,
+        browserVersion: null,
+        os: null,
+        deviceType: null,
+        deviceVendor: null,
+        language: null,
+        referrerHost,
+        country: null,
+        city: null,
+      });
+      // 12 referrers: r00..r11, r05 and r07 clicked 3 times, r11 twice, the others once; and one 61 days ago.
+      const events = Array.from({ length: 12 }, (_, i) => event(now - 1000, `r${String(i).padStart(2, '0')}.example`));
+      events.push(event(now - 1000, 'r07.example'), event(now - 1000, 'r07.example'), event(now - 1000, 'r05.example'));
+      events.push(event(now - 1000, 'r05.example'), event(now - 1000, 'r11.example'), event(now - 61 * DAY, 'old.example'));
+      await ctx.t.database.analytics.add({ writer: `top-test-${dialect}`, seq: ++seq, events });
+      const data = await dataOf(owner, 'referers');
+      assert.deepEqual(data, [
+        { label: 'r05.example', click: 3 },
+        { label: 'r07.example', click: 3 },
+        { label: 'r11.example', click: 2 },
+        ...['00', '01', '02', '03', '04', '06', '08'].map((n) => ({ label: `r${n}.example`, click: 1 })),
+      ]);
+      assert.equal((await dataOf(owner, 'referers', { range: '60d', limit: '100' })).length, 12, 'the old one is out of 60 days');
+      // Ties by label in code point order, whatever the database's collation ('Z' < 'a'); no version: no meta.
+      const browsers = ['alpha', 'Zeta', 'beta', 'beta'].map((browser) => ({ ...event(now - 1000, 'x.example'), browser }));
+      await ctx.t.database.analytics.add({ writer: `top-test-${dialect}`, seq: ++seq, events: browsers });
+      assert.deepEqual(await dataOf(owner, 'browsers'), [
+        { label: 'beta', click: 2 },
+        { label: 'Zeta', click: 1 },
+        { label: 'alpha', click: 1 },
+      ]);
+      // An empty range: a workspace whose only click is 61 days old.
+      const quiet = await ctx.t.account();
+      const old = await makeLink(quiet, 'top-old');
+      await ctx.t.database.analytics.add({
+        writer: `top-test-${dialect}`,
+        seq: ++seq,
+        events: [{ ...event(now - 61 * DAY, 'old.example'), linkId: old.id }],
+      });
+      for (const dimension of DIMENSIONS) {
+        const empty = await top(quiet, dimension, { range: '60d', timezone: 'Asia/Kolkata' });
+        assert.equal(empty.statusCode, 200, empty.body);
+        assert.deepEqual(empty.json().data, [], dimension);
+        assert.equal(empty.json().range, '60d');
+        assert.match(empty.json().datetimeRange[0], /T18:30:00\.000Z$/, 'midnight in Kolkata');
+      }
+      assert.equal((await dataOf(quiet, 'referers', { range: '1m' })).length, 0);
+    });
+
+    it('answers JSON errors: 401, 404 for another workspace or link or an unknown dimension, 422 for a bad value', async () => {
+      const owner = await ctx.t.account();
+      const other = await ctx.t.account();
+      const theirs = await makeLink(other, 'top-theirs');
+      const expect = async (res: Awaited<ReturnType<typeof top>>, status: number, code: string, message?: string) => {
+        assert.equal(res.statusCode, status, res.body);
+        assert.match(String(res.headers['content-type']), /^application\/json/);
+        assert.equal(res.json().code, code);
+        if (message) assert.equal(res.json().message, message);
+      };
+      for (const dimension of DIMENSIONS) {
+        await expect(await top(null, dimension), 401, 'E_UNAUTHORIZED_ACCESS', 'This call needs a bearer token');
+        await expect(await top(owner, dimension, { workspaceId: workspaceUuid(other.id) }), 404, 'E_NOT_FOUND', 'Workspace not found');
+        await expect(await top(owner, dimension, { range: '2d' }), 422, 'E_VALIDATION_ERROR', 'The selected range is invalid');
+        await expect(
+          await top(owner, dimension, { timezone: 'Mars/Olympus_Mons' }),
+          422,
+          'E_VALIDATION_ERROR',
+          'The timezone field must be an IANA time zone name, such as Europe/Paris',
+        );
+      }
+      assert.equal((await top(owner, 'countries', { workspaceId: workspaceUuid(owner.id) })).statusCode, 200);
+      await expect(await top(owner, 'browsers', { link: `${BASE_HOST}/${theirs.slug}` }), 404, 'E_NOT_FOUND', 'Link not found');
+      await expect(await top(owner, 'cities', { link: `${BASE_HOST}/${theirs.slug}` }), 404, 'E_NOT_FOUND', 'Link not found');
+      await expect(await top(owner, 'browsers', { link: 'no-slash' }), 422, 'E_VALIDATION_ERROR', 'The link field must be domain/slug');
+      for (const limit of ['0', '101', 'x']) {
+        await expect(await top(owner, 'referers', { limit }), 422, 'E_VALIDATION_ERROR');
+      }
+      await expect(await top(owner, 'referers', { limit: '101' }), 422, 'E_VALIDATION_ERROR', 'The limit field must be between 1 and 100');
+      await expect(await top(owner, 'planets'), 404, 'E_ROUTE_NOT_FOUND');
+    });
+  });
+}
