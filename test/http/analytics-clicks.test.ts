@@ -6,6 +6,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import type { ClickEvent } from '../../src/storage/stores.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { awayFromBoundary } from '../support/time.js';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -13,13 +14,6 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 
 let counter = 0;
 let seq = 0;
-
-/** Waits out the last seconds before a quarter hour, so that no hour or day of any zone ends during a test. */
-async function awayFromBoundary(): Promise<number> {
-  const left = 900_000 - (Date.now() % 900_000);
-  if (left < 5_000) await new Promise((r) => setTimeout(r, left + 50));
-  return Date.now();
-}
 
 const event = (linkId: number, time: number, bot: string | null = null): ClickEvent => ({
   time,

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { awayFromBoundary } from '../support/time.js';
 
 const DAY = 86_400_000;
 const AGENTS = {
@@ -33,13 +34,6 @@ const DIMENSIONS = [
 
 let counter = 0;
 let seq = 0;
-
-/** Waits out the last seconds before a quarter hour, so that no day ends during a test. */
-async function awayFromBoundary(): Promise<number> {
-  const left = 900_000 - (Date.now() % 900_000);
-  if (left < 5_000) await new Promise((r) => setTimeout(r, left + 50));
-  return Date.now();
-}
 
 for (const dialect of dialects) {
   describe(`GET /v3/shorten/analytics/top-{dimension} (${dialect})`, () => {
