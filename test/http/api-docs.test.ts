@@ -21,6 +21,16 @@ const TOP_PATHS = [
   'cities',
 ].map((dimension) => `/v3/shorten/analytics/top-${dimension}`);
 
+/** The error statuses most v3 calls document, and the code of each. */
+const V3_ERRORS = {
+  400: 'E_BAD_REQUEST',
+  401: 'E_UNAUTHORIZED_ACCESS',
+  404: 'E_NOT_FOUND',
+  422: 'E_VALIDATION_ERROR',
+  500: 'E_INTERNAL_ERROR',
+  503: 'E_SERVICE_UNAVAILABLE',
+};
+
 /** The error statuses each route documents, and the code its body carries. */
 const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v2/shorten': {
@@ -38,55 +48,26 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v2/qrcode': {
     get: { 400: 'E_BAD_REQUEST', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR' },
   },
+  '/v3/shorten/bulk': { post: V3_ERRORS },
+  '/v3/shorten': { get: V3_ERRORS },
+  '/v3/shorten/list': { get: V3_ERRORS },
+  '/v3/shorten/{domain}/{slug}': { get: V3_ERRORS, patch: V3_ERRORS, delete: V3_ERRORS },
   '/v3/shorten/domains': {
     get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 404: 'E_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
-    put: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      404: 'E_NOT_FOUND',
-      422: 'E_VALIDATION_ERROR',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
+    put: V3_ERRORS,
   },
   '/v3/shorten/analytics/clicks': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      404: 'E_NOT_FOUND',
-      422: 'E_VALIDATION_ERROR',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
+    get: V3_ERRORS,
   },
   ...Object.fromEntries(
     TOP_PATHS.map((path) => [
       path,
       {
-        get: {
-          400: 'E_BAD_REQUEST',
-          401: 'E_UNAUTHORIZED_ACCESS',
-          404: 'E_NOT_FOUND',
-          422: 'E_VALIDATION_ERROR',
-          500: 'E_INTERNAL_ERROR',
-          503: 'E_SERVICE_UNAVAILABLE',
-        },
+        get: V3_ERRORS,
       },
     ]),
   ),
-  '/v3/shorten/domains/{domain}': Object.fromEntries(
-    ['delete', 'patch'].map((method) => [
-      method,
-      {
-        400: 'E_BAD_REQUEST',
-        401: 'E_UNAUTHORIZED_ACCESS',
-        404: 'E_NOT_FOUND',
-        422: 'E_VALIDATION_ERROR',
-        500: 'E_INTERNAL_ERROR',
-        503: 'E_SERVICE_UNAVAILABLE',
-      },
-    ]),
-  ),
+  '/v3/shorten/domains/{domain}': Object.fromEntries(['delete', 'patch'].map((method) => [method, V3_ERRORS])),
 };
 
 const ERROR_CODES = [
