@@ -95,34 +95,27 @@ async function main(): Promise<void> {
   }
 
   const runs = new Map<string, RoundResult[]>(scenarioList.map((s) => [s.name, []]));
+  /** One load of a scenario on its server. */
+  const load = (s: (typeof scenarioList)[number], seconds: number) =>
+    runLoad({
+      port: servers[s.server].port,
+      host: DOMAIN,
+      path: s.path(linksOn[s.server]),
+      body: s.body?.(),
+      expectStatus: s.expectStatus,
+      connections: CONNECTIONS,
+      seconds,
+    });
   let rss = 0;
   try {
     if (settings.warmup > 0) {
-      for (const s of scenarioList) {
-        await runLoad({
-          port: servers[s.server].port,
-          host: DOMAIN,
-          path: s.path(linksOn[s.server]),
-          body: s.body?.(),
-          expectStatus: s.expectStatus,
-          connections: CONNECTIONS,
-          seconds: settings.warmup,
-        });
-      }
+      for (const s of scenarioList) await load(s, settings.warmup);
     }
     // Alternating rounds: every scenario once per round, so drifting noise hits all alike.
     for (let round = 1; round <= settings.rounds; round++) {
       for (const s of scenarioList) {
         const cpuBefore = servers[s.server].cpuSeconds();
-        const result = await runLoad({
-          port: servers[s.server].port,
-          host: DOMAIN,
-          path: s.path(linksOn[s.server]),
-          body: s.body?.(),
-          expectStatus: s.expectStatus,
-          connections: CONNECTIONS,
-          seconds: settings.seconds,
-        });
+        const result = await load(s, settings.seconds);
         const cpuSeconds = servers[s.server].cpuSeconds() - cpuBefore;
         runs.get(s.name)!.push({ ...result, cpuSeconds });
         const cpuPerRequest = microsPerRequest(cpuSeconds, result.requests).toFixed(1);
