@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
-import type { DomainService } from '../domains/domain-service.js';
+import type { DomainService, ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
-import type { LinkChanges, LinkRecord, LinkStatus, LinkStore } from '../storage/stores.js';
+import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, NewLink } from '../storage/stores.js';
 import { bulkItemInput, itemUrl } from './bulk-items.js';
 import { generateCode, validateSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
@@ -53,6 +53,13 @@ export interface MadeLink extends PlacedLink {
   readonly reused: boolean;
 }
 
+/** A checked link to insert, on its domain; `reuse`: the caller asked for an existing link. */
+interface PlannedWrite {
+  readonly link: NewLink;
+  readonly domain: ShortenDomain;
+  readonly reuse: boolean;
+}
+
 /** An item of a bulk create that was refused, with the url it was sent with. */
 export interface RefusedItem {
   readonly url: string;
@@ -75,6 +82,52 @@ export class LinkService {
 
   /** Makes a link, or with reuseExisting finds the caller's existing one; see LinkInput. */
   async create(caller: Caller, input: LinkInput): Promise<MadeLink> {
+    const plan = await this.plan(caller, input);
+    if ('found' in plan) return plan.found;
+    return this.settle(plan, await this.store.create(plan.link, () => generateCode(plan.domain.codeLength)));
+  }
+
+  /**
+   * POST /v3/shorten/bulk: each item made (or refused, for bad input) as create() makes it,
+   * results in the items' order. The items are checked first, then written together in one
+   * durable write; a database outage fails the request.
+   */
+  async createMany(caller: Caller, items: readonly unknown[]): Promise<Array<MadeLink | RefusedItem>> {
+    const refuse = (item: unknown, error: unknown): RefusedItem => {
+      if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR') return { url: itemUrl(item), error };
+      throw error;
+    };
+    const plans = await Promise.all(
+      items.map(async (item) => {
+        try {
+          return await this.plan(caller, bulkItemInput(item));
+        } catch (error) {
+          return refuse(item, error);
+        }
+      }),
+    );
+    const writes = plans.filter((plan): plan is PlannedWrite => 'link' in plan);
+    const outcomes =
+      writes.length === 0
+        ? []
+        : await this.store.createMany(
+            writes.map((write) => write.link),
+            (i) => generateCode(writes[i]!.domain.codeLength),
+          );
+    let written = 0;
+    return plans.map((plan, i) => {
+      if ('error' in plan) return plan;
+      if ('found' in plan) return plan.found;
+      try {
+        return this.settle(plan, outcomes[written++]!);
+      } catch (error) {
+        return refuse(items[i], error);
+      }
+    });
+  }
+
+  /** Checks a link to make: the row to insert, or (the dedupe read, no write) the caller's existing link. */
+  private async plan(caller: Caller, input: LinkInput): Promise<PlannedWrite | { found: MadeLink }> {
     const url = normalizeUrl(input.url);
     const title = optionalText('title', input.title, TITLE_MAX_LENGTH);
     const comment = optionalText('comment', input.comment, COMMENT_MAX_LENGTH);
@@ -103,10 +156,15 @@ export class LinkService {
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
     if (fields.reuseExisting && slug === null) {
       const known = await this.store.findDuplicate(fields.accountId, fields.domain, fields.urlHash);
-      if (known) return { link: known, domain, reused: true };
+      if (known) return { found: { link: known, domain, reused: true } };
     }
     const passwordHash = password === null ? null : await hashPassword(password);
-    const outcome = await this.store.create({ ...fields, passwordHash }, () => generateCode(domain.codeLength));
+    return { link: { ...fields, passwordHash }, domain, reuse };
+  }
+
+  /** What an insert came to, as the caller sees it; a slug held by another link is refused. */
+  private settle(plan: PlannedWrite, outcome: CreateOutcome): MadeLink {
+    const { link: fields, domain, reuse } = plan;
     if ('created' in outcome) {
       this.changes.announce(outcome.created.domain, outcome.created.key);
       return { link: outcome.created, domain, reused: false };
@@ -118,23 +176,6 @@ export class LinkService {
       return { link: holder, domain, reused: true };
     }
     throw BriefError.invalid('slug', 'unique', 'The slug has already been taken');
-  }
-
-  /**
-   * POST /v3/shorten/bulk: each item made (or refused, for bad input) on its own, results in
-   * the items' order. The writes share group commits; a database outage fails the request.
-   */
-  createMany(caller: Caller, items: readonly unknown[]): Promise<Array<MadeLink | RefusedItem>> {
-    return Promise.all(
-      items.map(async (item) => {
-        try {
-          return await this.create(caller, bulkItemInput(item));
-        } catch (error) {
-          if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR') return { url: itemUrl(item), error };
-          throw error;
-        }
-      }),
-    );
   }
 
   /** DELETE /v2/links/{link}: only the owner may delete; anything else is "not found". */

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Connection } from './connection.js';
+import { SqliteLinkWrites } from './sqlite/link-writes.js';
 import type { CountedLink, CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, LinkTarget, NewLink, SyncLinkReads } from './stores.js';
 import type { LinkRow, Tables } from './tables.js';
 
@@ -49,6 +50,7 @@ const REUSABLE = sql<boolean>`reusable = true`;
 export class SqlLinkStore implements LinkStore {
   readonly syncReads: SyncLinkReads | undefined;
   private duplicateStatement: Statement<[number, string, Buffer], LinkRow> | undefined;
+  private readonly sqliteWrites = new SqliteLinkWrites(toLinkRecord);
 
   constructor(private readonly connection: Connection) {
     this.syncReads = connection.reader && new SqliteLinkReads(connection.reader);
@@ -80,54 +82,70 @@ export class SqlLinkStore implements LinkStore {
     return row && toLinkRecord(row);
   }
 
+  create(link: NewLink, drawCode: () => string): Promise<CreateOutcome> {
+    const { writeSqlite } = this.connection;
+    if (writeSqlite) return writeSqlite((sqlite) => this.sqliteWrites.create(sqlite, link, drawCode, CODE_ATTEMPTS));
+    return this.connection.write((db) => this.createIn(db, link, drawCode));
+  }
+
+  createMany(links: readonly NewLink[], drawCode: (index: number) => string): Promise<CreateOutcome[]> {
+    const { writeSqlite } = this.connection;
+    if (writeSqlite) {
+      return writeSqlite((sqlite) => links.map((link, i) => this.sqliteWrites.create(sqlite, link, () => drawCode(i), CODE_ATTEMPTS)));
+    }
+    return this.connection.write(async (db) => {
+      const outcomes: CreateOutcome[] = [];
+      for (const [i, link] of links.entries()) outcomes.push(await this.createIn(db, link, () => drawCode(i)));
+      return outcomes;
+    });
+  }
+
   /**
    * Inserts with ON CONFLICT DO NOTHING and, when a unique index said no, finds out
    * which: the account's own duplicate, a taken slug, or a code collision (another code
-   * is drawn).
+   * is drawn). SQLite does the same with prepared statements (sqlite/link-writes.ts).
    */
-  create(link: NewLink, drawCode: () => string): Promise<CreateOutcome> {
-    return this.connection.write(async (db) => {
-      for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-        const code = drawCode();
-        const insert = (reusable: boolean) =>
-          db
-            .insertInto('links')
-            .values({
-              code,
-              domain: link.domain,
-              key: link.slug ?? code,
-              slug: link.slug,
-              url: link.url,
-              url_hash: link.urlHash,
-              title: link.title,
-              account_id: link.accountId,
-              status: 'public',
-              created_at: Date.now(),
-              deleted_at: null,
-              comment: link.comment,
-              password_hash: link.passwordHash,
-              expires_at: link.expiresAt,
-              updated_at: null,
-              reusable: reusable ? 1 : 0, // better-sqlite3 binds no booleans; PostgreSQL reads '1' as true
-            })
-            .onConflict((oc) => oc.doNothing())
-            .returningAll()
-            .executeTakeFirst();
-        const inserted = await insert(link.reusable);
-        if (inserted) return { created: toLinkRecord(inserted) };
-        if (link.slug === null) {
-          const duplicate = link.reusable ? await this.duplicateIn(db, link.accountId, link.domain, link.urlHash) : undefined;
-          if (duplicate && link.reuseExisting) return { duplicate };
-          // A new link beside the dedupe link, under the code just drawn (it was the dedupe index that said no).
-          const beside = duplicate && (await insert(false));
-          if (beside) return { created: toLinkRecord(beside) };
-          continue;
-        }
-        const holder = await db.selectFrom('links').selectAll().where('domain', '=', link.domain).where('key', '=', link.slug).executeTakeFirst();
-        if (holder) return { slugTaken: toLinkRecord(holder) };
+  private async createIn(db: Kysely<Tables>, link: NewLink, drawCode: () => string): Promise<CreateOutcome> {
+    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
+      const code = drawCode();
+      const insert = (reusable: boolean) =>
+        db
+          .insertInto('links')
+          .values({
+            code,
+            domain: link.domain,
+            key: link.slug ?? code,
+            slug: link.slug,
+            url: link.url,
+            url_hash: link.urlHash,
+            title: link.title,
+            account_id: link.accountId,
+            status: 'public',
+            created_at: Date.now(),
+            deleted_at: null,
+            comment: link.comment,
+            password_hash: link.passwordHash,
+            expires_at: link.expiresAt,
+            updated_at: null,
+            reusable: reusable ? 1 : 0, // PostgreSQL reads '1' as true
+          })
+          .onConflict((oc) => oc.doNothing())
+          .returningAll()
+          .executeTakeFirst();
+      const inserted = await insert(link.reusable);
+      if (inserted) return { created: toLinkRecord(inserted) };
+      if (link.slug === null) {
+        const duplicate = link.reusable ? await this.duplicateIn(db, link.accountId, link.domain, link.urlHash) : undefined;
+        if (duplicate && link.reuseExisting) return { duplicate };
+        // A new link beside the dedupe link, under the code just drawn (it was the dedupe index that said no).
+        const beside = duplicate && (await insert(false));
+        if (beside) return { created: toLinkRecord(beside) };
+        continue;
       }
-      throw new Error(`No free code after ${CODE_ATTEMPTS} attempts; raise CODE_LENGTH`);
-    });
+      const holder = await db.selectFrom('links').selectAll().where('domain', '=', link.domain).where('key', '=', link.slug).executeTakeFirst();
+      if (holder) return { slugTaken: toLinkRecord(holder) };
+    }
+    throw new Error(`No free code after ${CODE_ATTEMPTS} attempts; raise CODE_LENGTH`);
   }
 
   findByKey(domain: string, key: string, accountId?: number): Promise<LinkRecord | undefined> {

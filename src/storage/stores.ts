@@ -116,6 +116,12 @@ export interface LinkStore {
    * durable write. The unique indexes decide races; see CreateOutcome.
    */
   create(link: NewLink, drawCode: () => string): Promise<CreateOutcome>;
+  /**
+   * Many links, each as create() makes it, in their order, in one durable write: an outcome
+   * per link, in the same order (a later link sees the earlier ones, as a dedupe or a taken
+   * slug). A database failure fails them all.
+   */
+  createMany(links: readonly NewLink[], drawCode: (index: number) => string): Promise<CreateOutcome[]>;
   /** A live link by the key it redirects from, optionally only among one account's. */
   findByKey(domain: string, key: string, accountId?: number): Promise<LinkRecord | undefined>;
   /** A live link by its generated code, on one domain or any, optionally only among one account's. */

@@ -23,6 +23,8 @@ export class WriteBatcher {
   private queue: Job<any>[] = [];
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
+  // Prepared once: exec() would parse these three statements again for every job.
+  private savepoints: { open: SQLite.Statement; rollback: SQLite.Statement; release: SQLite.Statement } | undefined;
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -30,6 +32,14 @@ export class WriteBatcher {
     private readonly sqlite: SQLite.Database,
     private readonly maxBatch = 256,
   ) {}
+
+  /**
+   * A write on the connection itself, synchronous, in the same group commit: for hot writes
+   * whose statements are prepared once (Kysely builds and compiles a query on every call).
+   */
+  runOnConnection<T>(work: (sqlite: SQLite.Database) => T): Promise<T> {
+    return this.run(async () => work(this.sqlite));
+  }
 
   run<T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -52,6 +62,15 @@ export class WriteBatcher {
     await this.running;
   }
 
+  private preparedSavepoints() {
+    this.savepoints ??= {
+      open: this.sqlite.prepare('savepoint job'),
+      rollback: this.sqlite.prepare('rollback to savepoint job'),
+      release: this.sqlite.prepare('release savepoint job'),
+    };
+    return this.savepoints;
+  }
+
   private async flush(): Promise<void> {
     this.scheduled = false;
     while (this.queue.length > 0) {
@@ -59,15 +78,16 @@ export class WriteBatcher {
       const settled: Array<{ ok: boolean; value: unknown }> = [];
       try {
         await this.db.transaction().execute(async (trx) => {
+          const savepoint = this.preparedSavepoints();
           for (const job of batch) {
-            this.sqlite.exec('savepoint job');
+            savepoint.open.run();
             try {
               settled.push({ ok: true, value: await job.run(trx) });
             } catch (error) {
-              this.sqlite.exec('rollback to savepoint job');
+              savepoint.rollback.run();
               settled.push({ ok: false, value: error });
             }
-            this.sqlite.exec('release savepoint job');
+            savepoint.release.run();
           }
         });
       } catch (error) {
