@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { BriefError } from '../errors.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -16,6 +16,19 @@ export const RESERVED_SLUGS = new Set([
   'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app',
 ]);
 
+// Random bytes drawn 4 KB at a time: one call into the CSPRNG per ~500 codes instead of one
+// per code (a tenth of a bulk create's time went to those calls). Each byte is used once.
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}
+
 /**
  * A code of `length` characters of [0-9A-Za-z] from crypto randomness. Never a reserved
  * word (a 7-character code could spell `metrics`), so no link key is ever one of ours.
@@ -24,10 +37,8 @@ export function generateCode(length: number): string {
   for (;;) {
     let code = '';
     while (code.length < length) {
-      for (const byte of randomBytes(length * 2)) {
-        if (byte < UNBIASED_LIMIT) code += ALPHABET[byte % 62];
-        if (code.length === length) break;
-      }
+      const byte = randomByte();
+      if (byte < UNBIASED_LIMIT) code += ALPHABET[byte % 62];
     }
     if (!RESERVED_SLUGS.has(code.toLowerCase())) return code;
   }
