@@ -118,7 +118,7 @@ describe('brief end to end', () => {
     assert.equal(again.status, 404);
     assert.equal(((await again.json()) as any).code, 'E_NOT_FOUND');
 
-    const acknowledged = [anonymous];
+    const acknowledged: Array<{ shortened: string; url: string }> = [anonymous];
     const made = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         i % 2 === 0
@@ -127,6 +127,16 @@ describe('brief end to end', () => {
       ),
     );
     acknowledged.push(...made);
+    // A bulk create is acknowledged by the same group commit: all of its links survive too.
+    const bulk = await api('/v3/shorten/bulk', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ url: `https://example.com/e2e/bulk/${i}`, ...(i % 10 === 0 && { slug: `bulk-${i}` }) }))),
+    });
+    assert.equal(bulk.status, 200);
+    const bulkLinks = ((await bulk.json()) as Array<{ shortLink: string; url: string }>).map(({ shortLink, url }) => ({ shortened: shortLink, url }));
+    assert.equal(bulkLinks.length, 50);
+    acknowledged.push(...bulkLinks);
 
     await server!.stop('SIGKILL');
     await start();

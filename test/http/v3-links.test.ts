@@ -155,6 +155,54 @@ for (const dialect of dialects) {
         assert.equal(new Set(items.map((i: any) => i.id)).size, 200);
       });
 
+      it('settles a mix of new, bad, reused and slugged items in one request, each on its own', async () => {
+        const account = await ctx.t.account();
+        const other = await ctx.t.account();
+        const [known, fresh, twice, slugUrl] = [freshUrl(), freshUrl(), freshUrl(), freshUrl()];
+        const [existing] = (await bulk([{ url: known }], account)).json();
+        const theirSlug = `theirs-${counter}`;
+        const [theirs] = (await bulk([{ url: freshUrl(), slug: theirSlug }], other)).json();
+        const slug = `mix-${counter}`;
+        const res = await bulk(
+          [
+            { url: fresh },
+            { url: known, reuseExisting: true },
+            { url: 'ftp://example.com/file' },
+            { url: slugUrl, slug },
+            { url: freshUrl(), slug },
+            { url: slugUrl, slug, reuseExisting: true },
+            { url: twice, reuseExisting: true },
+            { url: twice, reuseExisting: true },
+            { url: twice },
+            { url: freshUrl(), slug: theirSlug },
+            { url: known },
+          ],
+          account,
+        );
+        assert.equal(res.statusCode, 200, res.body);
+        const items = res.json();
+        assert.equal(items.length, 11);
+        const taken = { error: 'E_VALIDATION_ERROR', message: 'The slug has already been taken' };
+        assert.equal(items[0].url, fresh);
+        assert.equal(items[0].isReused, false);
+        assert.deepEqual([items[1].id, items[1].isReused], [existing.id, true], 'reuses the link made before');
+        assert.deepEqual(items[2], { url: 'ftp://example.com/file', error: 'E_VALIDATION_ERROR', message: 'The url field must be a valid URL' });
+        assert.deepEqual([items[3].slug, items[3].isCustomSlug, items[3].isReused], [slug, true, false]);
+        assert.deepEqual({ error: items[4].error, message: items[4].message }, taken, 'a slug an earlier item took');
+        assert.deepEqual([items[5].id, items[5].isReused], [items[3].id, true], 'the same slug and URL again is the same link');
+        assert.equal(items[6].isReused, false);
+        assert.deepEqual([items[7].id, items[7].isReused], [items[6].id, true], 'dedupe within the request');
+        assert.notEqual(items[8].id, items[6].id, 'without reuseExisting a new link');
+        assert.deepEqual({ error: items[9].error, message: items[9].message }, taken, 'another account’s slug');
+        assert.notEqual(items[10].id, existing.id);
+        for (const i of [0, 1, 3, 5, 6, 7, 8, 10]) assertBulkSuccess(items[i]);
+        for (const i of [0, 3, 6, 8, 10]) assert.equal((await visit(items[i].slug)).headers.location, items[i].url, `item ${i} redirects`);
+        assert.equal((await visit(theirSlug)).headers.location, theirs.url, 'the other account’s slug still goes where it went');
+        // The links are the caller's, listed like any other.
+        const listed = (await list(account, { perPage: '50' })).json().links.map((link: any) => link.id);
+        for (const i of [0, 3, 6, 8, 10]) assert.ok(listed.includes(items[i].id), `item ${i} listed`);
+      });
+
       it('checks each field of an item', async () => {
         const account = await ctx.t.account();
         const res = await bulk(

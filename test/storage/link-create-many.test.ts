@@ -1,0 +1,129 @@
+// LinkStore.createMany on every dialect: one write for many links, each coming out as create()
+// would make it, in order, later links seeing earlier ones. On SQLite the links go through
+// prepared statements and the records are made from the values inserted: they must equal
+// what is read back.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { CreateOutcome, LinkRecord, NewLink } from '../../src/storage/stores.js';
+import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+
+const DOMAIN = 'many.test';
+let counter = 0;
+
+function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
+  return {
+    accountId: 1,
+    domain: DOMAIN,
+    slug: null,
+    url,
+    urlHash: createHash('sha256').update(url).digest(),
+    title: null,
+    comment: null,
+    passwordHash: null,
+    expiresAt: null,
+    reusable: true,
+    reuseExisting: false,
+    ...extra,
+  };
+}
+
+const created = (outcome: CreateOutcome | undefined): LinkRecord => {
+  assert.ok(outcome && 'created' in outcome, `created: ${JSON.stringify(outcome)}`);
+  return outcome.created;
+};
+
+for (const dialect of dialects) {
+  describe(`LinkStore.createMany (${dialect})`, () => {
+    let t: TestDatabase;
+    before(async () => {
+      t = await openTestDatabase(dialect);
+    });
+    after(async () => {
+      await t.cleanup();
+    });
+    const fresh = () => `https://example.com/many/${dialect}/${++counter}`;
+    const codes = (...list: string[]) => {
+      let next = 0;
+      return () => list[next++] ?? `gen${++counter}x`;
+    };
+
+    it('makes each link as create() does, in order, with records equal to the rows', async () => {
+      const [a, b] = [fresh(), fresh()];
+      const expiresAt = Date.now() + 3_600_000;
+      const outcomes = await t.database.links.createMany(
+        [
+          newLink(a, { title: 'A title', comment: 'a note' }),
+          newLink(b, { slug: `many-slug-${counter}`, reusable: true }),
+          newLink(a, { passwordHash: 'scrypt$x', expiresAt, reusable: false }),
+        ],
+        (i) => `mc${counter}i${i}`,
+      );
+      assert.equal(outcomes.length, 3);
+      const links = outcomes.map(created);
+      assert.deepEqual(
+        links.map((link) => link.code),
+        [0, 1, 2].map((i) => `mc${counter}i${i}`),
+      );
+      assert.ok(links[0]!.id < links[1]!.id && links[1]!.id < links[2]!.id, 'ids in the items’ order');
+      assert.equal(links[1]!.key, links[1]!.slug);
+      assert.equal(links[2]!.reusable, false);
+      for (const link of links) {
+        const stored = await t.database.links.findByKey(DOMAIN, link.key);
+        assert.deepEqual(link, stored);
+      }
+      assert.equal(links[0]!.title, 'A title');
+      assert.equal(links[2]!.expiresAt, expiresAt);
+    });
+
+    it('dedupes against the earlier items of the same call, and makes a new link beside when not asked to reuse', async () => {
+      const url = fresh();
+      const outcomes = await t.database.links.createMany(
+        [newLink(url), newLink(url, { reuseExisting: true }), newLink(url)],
+        () => `dd${++counter}x`,
+      );
+      const first = created(outcomes[0]);
+      assert.ok(outcomes[1] && 'duplicate' in outcomes[1]);
+      assert.equal(outcomes[1].duplicate.id, first.id);
+      const beside = created(outcomes[2]);
+      assert.notEqual(beside.id, first.id);
+      assert.equal(beside.reusable, false, 'the new link stays out of dedupe');
+      assert.equal((await t.database.links.findDuplicate(1, DOMAIN, newLink(url).urlHash))?.id, first.id);
+    });
+
+    it('reports a slug taken earlier in the call, or before it, with the link holding it', async () => {
+      const slug = `taken-${++counter}`;
+      const [before] = await t.database.links.createMany([newLink(fresh(), { slug })], codes(`tk${counter}a`));
+      const holder = created(before);
+      const outcomes = await t.database.links.createMany(
+        [newLink(fresh(), { slug }), newLink(fresh(), { slug: `${slug}-b` }), newLink(fresh(), { slug: `${slug}-b` })],
+        codes(`tk${counter}b`, `tk${counter}c`, `tk${counter}d`),
+      );
+      assert.ok(outcomes[0] && 'slugTaken' in outcomes[0]);
+      assert.equal(outcomes[0].slugTaken.id, holder.id);
+      const second = created(outcomes[1]);
+      assert.ok(outcomes[2] && 'slugTaken' in outcomes[2]);
+      assert.equal(outcomes[2].slugTaken.id, second.id);
+    });
+
+    it('draws again when a code is taken', async () => {
+      const [first] = await t.database.links.createMany([newLink(fresh())], codes(`col${++counter}`));
+      const taken = created(first).code;
+      const outcomes = await t.database.links.createMany([newLink(fresh()), newLink(fresh(), { slug: `col-slug-${counter}` })], codes(taken, `col${counter}b`, taken, `col${counter}c`));
+      assert.equal(created(outcomes[0]).code, `col${counter}b`);
+      assert.equal(created(outcomes[1]).code, `col${counter}c`);
+    });
+
+    it('writes nothing and fails as a whole when the write fails', async () => {
+      const url = fresh();
+      await assert.rejects(
+        t.database.links.createMany([newLink(url), newLink(fresh())], (i) => {
+          if (i === 1) throw new Error('no code');
+          return `fail${++counter}`;
+        }),
+        /no code/,
+      );
+      assert.equal(await t.database.links.findDuplicate(1, DOMAIN, newLink(url).urlHash), undefined);
+    });
+  });
+}
