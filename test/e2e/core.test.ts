@@ -131,7 +131,9 @@ describe('brief end to end', () => {
     const bulk = await api('/v3/shorten/bulk', {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/json' },
-      body: JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ url: `https://example.com/e2e/bulk/${i}`, ...(i % 10 === 0 && { slug: `bulk-${i}` }) }))),
+      body: JSON.stringify(
+        Array.from({ length: 50 }, (_, i) => ({ url: `https://example.com/e2e/bulk/${i}`, ...(i % 10 === 0 && { slug: `bulk-${i}` }) })),
+      ),
     });
     assert.equal(bulk.status, 200);
     const bulkLinks = ((await bulk.json()) as Array<{ shortLink: string; url: string }>).map(({ shortLink, url }) => ({ shortened: shortLink, url }));

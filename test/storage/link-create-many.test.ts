@@ -109,7 +109,10 @@ for (const dialect of dialects) {
     it('draws again when a code is taken', async () => {
       const [first] = await t.database.links.createMany([newLink(fresh())], codes(`col${++counter}`));
       const taken = created(first).code;
-      const outcomes = await t.database.links.createMany([newLink(fresh()), newLink(fresh(), { slug: `col-slug-${counter}` })], codes(taken, `col${counter}b`, taken, `col${counter}c`));
+      const outcomes = await t.database.links.createMany(
+        [newLink(fresh()), newLink(fresh(), { slug: `col-slug-${counter}` })],
+        codes(taken, `col${counter}b`, taken, `col${counter}c`),
+      );
       assert.equal(created(outcomes[0]).code, `col${counter}b`);
       assert.equal(created(outcomes[1]).code, `col${counter}c`);
     });

@@ -12,7 +12,21 @@ const DUPLICATE =
   'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null and reusable = true';
 const HOLDER = 'select * from links where domain = ? and key = ?';
 
-type InsertParams = [string, string, string, string | null, string, Buffer, string | null, number, number, string | null, string | null, number | null, number];
+type InsertParams = [
+  string,
+  string,
+  string,
+  string | null,
+  string,
+  Buffer,
+  string | null,
+  number,
+  number,
+  string | null,
+  string | null,
+  number | null,
+  number,
+];
 
 /**
  * A link's insert on SQLite's writing connection, as statements prepared once and run
@@ -22,7 +36,9 @@ type InsertParams = [string, string, string, string | null, string, Buffer, stri
  * instead of read back.
  */
 export class SqliteLinkWrites {
-  private statements: { insert: Statement<InsertParams>; duplicate: Statement<[number, string, Buffer], LinkRow>; holder: Statement<[string, string], LinkRow> } | undefined;
+  private statements:
+    | { insert: Statement<InsertParams>; duplicate: Statement<[number, string, Buffer], LinkRow>; holder: Statement<[string, string], LinkRow> }
+    | undefined;
 
   constructor(private readonly toRecord: (row: LinkRow) => LinkRecord) {}
 
