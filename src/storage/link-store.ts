@@ -94,6 +94,22 @@ export class SqlLinkStore implements LinkStore {
       return writeSqlite((sqlite) => links.map((link, i) => this.sqliteWrites.create(sqlite, link, () => drawCode(i), CODE_ATTEMPTS)));
     }
     return this.connection.write(async (db) => {
+      // The common case in one statement: every link new. When a unique index turns any of
+      // them away, that try is undone and each link goes the one-link way in order, so a
+      // later link never takes a slug or a dedupe slot before an earlier one.
+      await sql`savepoint links_many`.execute(db);
+      const codes = distinctCodes(links.length, drawCode);
+      const rows = await db
+        .insertInto('links')
+        .values(links.map((link, i) => insertValues(link, codes[i]!, link.reusable)))
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .execute();
+      if (rows.length === links.length) {
+        const byCode = new Map(rows.map((row) => [row.code, row]));
+        return codes.map((code) => ({ created: toLinkRecord(byCode.get(code)!) }));
+      }
+      await sql`rollback to savepoint links_many`.execute(db);
       const outcomes: CreateOutcome[] = [];
       for (const [i, link] of links.entries()) outcomes.push(await this.createIn(db, link, () => drawCode(i)));
       return outcomes;
@@ -111,24 +127,7 @@ export class SqlLinkStore implements LinkStore {
       const insert = (reusable: boolean) =>
         db
           .insertInto('links')
-          .values({
-            code,
-            domain: link.domain,
-            key: link.slug ?? code,
-            slug: link.slug,
-            url: link.url,
-            url_hash: link.urlHash,
-            title: link.title,
-            account_id: link.accountId,
-            status: 'public',
-            created_at: Date.now(),
-            deleted_at: null,
-            comment: link.comment,
-            password_hash: link.passwordHash,
-            expires_at: link.expiresAt,
-            updated_at: null,
-            reusable: reusable ? 1 : 0, // PostgreSQL reads '1' as true
-          })
+          .values(insertValues(link, code, reusable))
           .onConflict((oc) => oc.doNothing())
           .returningAll()
           .executeTakeFirst();
@@ -270,6 +269,41 @@ export class SqlLinkStore implements LinkStore {
       .executeTakeFirst();
     return row && toLinkRecord(row);
   }
+}
+
+/** The row of a new link under a code. */
+function insertValues(link: NewLink, code: string, reusable: boolean) {
+  return {
+    code,
+    domain: link.domain,
+    key: link.slug ?? code,
+    slug: link.slug,
+    url: link.url,
+    url_hash: link.urlHash,
+    title: link.title,
+    account_id: link.accountId,
+    status: 'public' as const,
+    created_at: Date.now(),
+    deleted_at: null,
+    comment: link.comment,
+    password_hash: link.passwordHash,
+    expires_at: link.expiresAt,
+    updated_at: null,
+    reusable: reusable ? 1 : 0, // PostgreSQL reads '1' as true
+  };
+}
+
+/** A code for each of `count` links, no two alike (a row is matched to its link by its code). */
+function distinctCodes(count: number, drawCode: (index: number) => string): string[] {
+  const codes = new Set<string>();
+  const list: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let code = drawCode(i);
+    while (codes.has(code)) code = drawCode(i);
+    codes.add(code);
+    list.push(code);
+  }
+  return list;
 }
 
 /** In the write that changes a link: appends to the link_changes feed every instance polls. */

@@ -106,15 +106,24 @@ for (const dialect of dialects) {
       assert.equal(outcomes[2].slugTaken.id, second.id);
     });
 
-    it('draws again when a code is taken', async () => {
+    it('draws again when a code is taken, and still settles the links in order', async () => {
       const [first] = await t.database.links.createMany([newLink(fresh())], codes(`col${++counter}`));
       const taken = created(first).code;
-      const outcomes = await t.database.links.createMany(
-        [newLink(fresh()), newLink(fresh(), { slug: `col-slug-${counter}` })],
-        codes(taken, `col${counter}b`, taken, `col${counter}c`),
-      );
-      assert.equal(created(outcomes[0]).code, `col${counter}b`);
-      assert.equal(created(outcomes[1]).code, `col${counter}c`);
+      // The first draw for each link is the taken code; later draws are free ones.
+      const drawn = new Set<number>();
+      const draw = (i: number) => {
+        if (drawn.has(i)) return `col${++counter}f`;
+        drawn.add(i);
+        return i === 0 ? taken : `col${++counter}f`;
+      };
+      const [url, slug] = [fresh(), `col-slug-${counter}`];
+      const outcomes = await t.database.links.createMany([newLink(url), newLink(url, { reuseExisting: true }), newLink(fresh(), { slug })], draw);
+      const made = created(outcomes[0]);
+      assert.notEqual(made.code, taken);
+      assert.equal(made.reusable, true, 'the first link to the URL is its dedupe link');
+      assert.ok(outcomes[1] && 'duplicate' in outcomes[1], 'the later link reuses the earlier one');
+      assert.equal(outcomes[1].duplicate.id, made.id);
+      assert.equal(created(outcomes[2]).key, slug);
     });
 
     it('writes nothing and fails as a whole when the write fails', async () => {
