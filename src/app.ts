@@ -15,6 +15,7 @@ import { redirectFastPath } from './redirect/fast-path.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
+import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 
 export interface AppDeps {
   /** An open, migrated database. The app does not close it: whoever opened it does. */
@@ -23,6 +24,8 @@ export interface AppDeps {
   shared?: SharedState;
   /** Where log lines go (tests read them); standard output when not given. */
   logDestination?: DestinationStream;
+  /** The built web app; read from dist/web-app/ when not given. */
+  webApp?: WebApp;
 }
 
 /**
@@ -74,7 +77,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
   app.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
   app.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
-  app.register(redirectRoutes(redirects.pipeline));
+  const webApp = deps.webApp ?? loadWebApp();
+  app.register(webAppRoutes(webApp, config.defaultDomain.hostname));
+  app.register(redirectRoutes(redirects.pipeline, appPage(webApp, config.defaultDomain.hostname)));
 
   app.addHook('onReady', () => redirects.start());
   // Fastify closes after in-flight requests finish; then what is counted is written.

@@ -127,7 +127,8 @@ export interface LinkStore {
   /** Applies an edit and records the change; the link as it is now, or undefined when it is not live any more. */
   update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined>;
   /** An account's live links, newest first, with their clicks, and how many there are. */
-  listByAccount(accountId: number, offset: number, limit: number): Promise<{ total: number; links: CountedLink[] }>;
+  /** The account's live links, newest first; `search` (when not empty) keeps those with it in their key, URL or comment. */
+  listByAccount(accountId: number, offset: number, limit: number, search?: string): Promise<{ total: number; links: CountedLink[] }>;
   /** How many live links a domain has. */
   countLive(domain: string): Promise<number>;
   /** The account's links among these ids, deleted ones included (analytics name the links clicks went to). */

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Range } from '../api';
+import { TopList } from '../components/top-list';
+import { DIMENSIONS, Figures, useAnalytics } from './link-page';
+
+const ALL = ['short-links', ...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
+
+/** The workspace: totals and top links for the range, then the same figures as a link's page. */
+export function OverviewPage() {
+  const [range, setRange] = useState<Range>('7d');
+  const [links, setLinks] = useState<number | null>(null);
+  useEffect(() => {
+    api.list(1, 1, '').then(
+      (page) => setLinks(page.metadata.total),
+      () => setLinks(null),
+    );
+  }, []);
+  const { series, tops, error } = useAnalytics(range, undefined, ALL);
+  const clicks = series?.data.reduce((sum, point) => sum + point.click, 0);
+  const bots = tops.bots?.data.reduce((sum, entry) => sum + entry.click, 0);
+  return (
+    <Figures range={range} onRange={setRange} series={series} tops={tops} error={error}>
+      <dl class="totals">
+        <div>
+          <dt>Clicks</dt>
+          <dd>{clicks ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Bot visits</dt>
+          <dd>{bots ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Links</dt>
+          <dd>{links ?? '…'}</dd>
+        </div>
+      </dl>
+      <div class="grid one">
+        <TopList title="Top links" list={tops['short-links']} />
+      </div>
+    </Figures>
+  );
+}
