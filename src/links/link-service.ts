@@ -158,12 +158,7 @@ export class LinkService {
   }
 
   /** The caller's live links, newest first, a page at a time; `search` keeps those with it in their key, URL or comment. */
-  async list(
-    caller: Caller,
-    page: number,
-    perPage: number,
-    search = '',
-  ): Promise<{ total: number; links: Array<PlacedLink & { clicks: number }> }> {
+  async list(caller: Caller, page: number, perPage: number, search = ''): Promise<{ total: number; links: Array<PlacedLink & { clicks: number }> }> {
     const { total, links } = await this.store.listByAccount(caller.accountId, (page - 1) * perPage, perPage, search.trim());
     const placed = await Promise.all(links.map(async ({ link, clicks }) => ({ link, clicks, domain: await this.domainOf(link) })));
     return { total, links: placed };

@@ -28,9 +28,9 @@ function withQuery(path: string, query: Query = {}): string {
   return text === '' ? path : `${path}?${text}`;
 }
 
-async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown; token?: string } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = currentToken();
+  const token = options.token ?? currentToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
@@ -121,6 +121,8 @@ const linkPath = (domain: string, slug: string) => `/v3/shorten/${encodeURICompo
 export const api = {
   domains: () => call<{ data: Array<{ domainName: string }> }>('GET', '/v2/shorten-domains', { query: { perPage: 500 } }),
   shorten: (input: { url: string; slug?: string; domain?: string; comment?: string }) => call<Shortened>('GET', '/v3/shorten', { query: input }),
+  /** Whether a token is good (one page of one link), before it is kept. */
+  checkToken: (token: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { perPage: 1 }, token }),
   list: (page: number, perPage: number, search: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search } }),
   link: (domain: string, slug: string) => call<Link & { domain: string }>('GET', linkPath(domain, slug)),
   edit: (domain: string, slug: string, edit: LinkEdit) => call<Link>('PATCH', linkPath(domain, slug), { body: edit }),

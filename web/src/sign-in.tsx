@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, api } from './api';
 import { Field } from './components/field';
 import { Modal } from './components/modal';
-import { currentToken, signIn, signOut } from './session';
+import { signIn } from './session';
 
 /** Asks for an API token, checks it with one API call, and keeps it (local storage) until Sign out. */
 export function SignInDialog(props: { onDone: (signedIn: boolean) => void }) {
@@ -12,15 +12,12 @@ export function SignInDialog(props: { onDone: (signedIn: boolean) => void }) {
     event.preventDefault();
     const token = String(new FormData(event.currentTarget as HTMLFormElement).get('token') ?? '').trim();
     if (token === '') return setError('Enter an API token.');
-    const before = currentToken();
     setBusy(true);
-    signIn(token);
     try {
-      await api.list(1, 1, '');
+      await api.checkToken(token);
+      signIn(token);
       props.onDone(true);
     } catch (e) {
-      if (before === null) signOut();
-      else signIn(before);
       setError(e instanceof ApiError ? e.message : 'Could not sign in.');
       setBusy(false);
     }
