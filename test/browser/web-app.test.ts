@@ -283,6 +283,8 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
         assert.ok(totalClicks >= 3, `overview clicks ${totalClicks}`);
         await assertAccessible(page, 'overview');
         await screenshot(page, `overview-${size.name}`);
+        await topLinks.getByRole('link', { name: myShortUrl }).click();
+        await page.getByRole('heading', { name: `${new URL(myShortUrl).host}/${key}`, level: 1 }).waitFor();
 
         // Delete, after a confirmation; the short URL then answers 404.
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My links' }).click();

@@ -2,6 +2,9 @@
 // (strict CSP, no inline script, no-cache HTML, immutable hashed assets), and that no slug can take its paths.
 // Needs the built app (npm test builds first).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { loadWebApp } from '../../src/web/routes.js';
 import { APP_CONTENT_SECURITY_POLICY } from '../../src/web/security-headers.js';
@@ -22,6 +25,14 @@ describe('web app serving', () => {
     assert.doesNotMatch(html, /<script\b[^>]*>[^<]/, 'no inline script');
     assert.doesNotMatch(html, /<style|style="/, 'no inline style');
     assert.doesNotMatch(html, /https?:\/\//, 'nothing from another host');
+  });
+
+  it('keeps all of its JavaScript under 80 KB gzipped (the budget for the first load)', () => {
+    const assets = path.join(webApp.dir, 'assets');
+    const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js'));
+    assert.ok(scripts.length > 0);
+    const gzipped = scripts.reduce((sum, name) => sum + gzipSync(fs.readFileSync(path.join(assets, name)), { level: 9 }).length, 0);
+    assert.ok(gzipped < 80 * 1024, `${gzipped} bytes gzipped`);
   });
 
   it('answers / and /app/… on the default domain with the page, its security headers and no-cache', async () => {

@@ -116,6 +116,8 @@ export function Figures(props: {
   tops: Tops;
   error: string | null;
   children?: ComponentChildren;
+  /** Under the chart, before the top lists. */
+  extra?: ComponentChildren;
 }) {
   return (
     <section class="figures" aria-labelledby="figures-heading">
@@ -128,8 +130,9 @@ export function Figures(props: {
           {props.error}
         </p>
       )}
-      <div class="card">{props.series ? <ClicksChart series={props.series} hourly={props.range === '24h'} /> : <p class="muted">Loading…</p>}</div>
       {props.children}
+      <div class="card">{props.series ? <ClicksChart series={props.series} hourly={props.range === '24h'} /> : <p class="muted">Loading…</p>}</div>
+      {props.extra}
       <div class="grid">
         {DIMENSIONS.map(([dimension, title]) => (
           <TopList key={dimension} title={title} list={props.tops[dimension]} />

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Range } from '../api';
 import { TopList } from '../components/top-list';
+import { paths } from '../router';
 import { DIMENSIONS, Figures, useAnalytics } from './link-page';
 
 const ALL = ['short-links', ...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
@@ -19,7 +20,18 @@ export function OverviewPage() {
   const clicks = series?.data.reduce((sum, point) => sum + point.click, 0);
   const bots = tops.bots?.data.reduce((sum, entry) => sum + entry.click, 0);
   return (
-    <Figures range={range} onRange={setRange} series={series} tops={tops} error={error}>
+    <Figures
+      range={range}
+      onRange={setRange}
+      series={series}
+      tops={tops}
+      error={error}
+      extra={
+        <div class="grid one">
+          <TopList title="Top links" list={tops['short-links']} href={linkPage} />
+        </div>
+      }
+    >
       <dl class="totals">
         <div>
           <dt>Clicks</dt>
@@ -34,9 +46,16 @@ export function OverviewPage() {
           <dd>{links ?? '…'}</dd>
         </div>
       </dl>
-      <div class="grid one">
-        <TopList title="Top links" list={tops['short-links']} />
-      </div>
     </Figures>
   );
+}
+
+/** A top link is labelled by its short URL: its page in the app is /app/links/{host}/{key}. */
+function linkPage(shortUrl: string): string | undefined {
+  try {
+    const url = new URL(shortUrl);
+    return paths.link(url.host, decodeURIComponent(url.pathname.slice(1)));
+  } catch {
+    return undefined;
+  }
 }
