@@ -8,11 +8,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
 import { axeViolations, launchChromium, SCREENSHOTS, screenshot, startDestination, WIDTHS } from './browser.js';
+
+// jsqr is CommonJS whose exports are the function with itself as `default`; NodeNext types see only the latter.
+const jsQR = jsQRModule.default;
 
 const STEP_MS = 15_000;
 

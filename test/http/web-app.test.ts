@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { loadWebApp } from '../../src/web/routes.js';
 import { APP_CONTENT_SECURITY_POLICY } from '../../src/web/security-headers.js';
 import { BASE_HOST, PUBLIC_HOST, qs, useTestApp } from '../support/app.js';

@@ -25,7 +25,7 @@ export function SignInDialog(props: { onDone: (signedIn: boolean) => void }) {
   return (
     <Modal title="Sign in" onClose={() => props.onDone(false)}>
       <form onSubmit={submit} noValidate>
-        <Field id="token" label="API token" error={error} hint="Made with `brief token create`. It stays in this browser until you sign out.">
+        <Field id="token" label="API token" error={error} hint="Made with: npx brief token create NAME. It stays in this browser until you sign out.">
           {(aria) => <input {...aria} name="token" type="password" autoComplete="off" spellcheck={false} required />}
         </Field>
         <div class="dialog-actions">
