@@ -31,6 +31,9 @@ async function assertAccessible(page: Page, what: string): Promise<void> {
     [],
     `${what}: axe found serious or critical violations`,
   );
+  // Responsive: nothing wider than the window, so a phone never scrolls sideways.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${what}: ${overflow} px wider than the window`);
 }
 
 /** Polls `check` (reloading the page between tries) until it holds: figures arrive after a flush. */
@@ -322,6 +325,38 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
       }
     });
   }
+
+  it('can be used with the keyboard alone: skip link, shorten with Enter, copy, a dialog closed by Escape', async () => {
+    const { context, page } = await newPage(WIDTHS[1]);
+    try {
+      await page.goto(`${server.origin}/`);
+      await page.getByLabel('URL to shorten').waitFor();
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'shorten-url', 'after the skip link, the first field');
+      await page.keyboard.type(`${destination.origin}/keyboard`);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Your short link' }).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Your short link', 'focus moves to the result');
+      await page.keyboard.press('Tab'); // the short link
+      await page.keyboard.press('Tab'); // Copy
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Copy');
+      await page.keyboard.press('Enter');
+      await page.getByText('Copied', { exact: true }).waitFor();
+      const signIn = page.getByRole('banner').getByRole('button', { name: 'Sign in' });
+      await signIn.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog', { name: 'Sign in' }).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'token', 'the dialog takes focus');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Sign in' }).waitFor({ state: 'detached' });
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Sign in'); // focus back on its button
+    } finally {
+      await context.close();
+    }
+  });
 
   it('shows the pages a visitor of a short link can meet in the same look, accessible at both widths, light and dark', async () => {
     const made = await fetch(`${server.origin}/v3/shorten/bulk`, {
