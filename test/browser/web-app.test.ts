@@ -292,13 +292,29 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
         await topLinks.getByRole('link', { name: myShortUrl }).click();
         await page.getByRole('heading', { name: `${new URL(myShortUrl).host}/${key}`, level: 1 }).waitFor();
 
-        // Delete, after a confirmation; the short URL then answers 404.
+        // A password and an expiry, edited in; the row says so.
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My links' }).click();
+        await page.getByRole('button', { name: `Edit ${myShortUrl}` }).click();
+        await edit.getByLabel('Password', { exact: true }).fill('open-sesame');
+        await edit.getByLabel('Expires').fill('2099-12-31T23:30');
+        await edit.getByRole('button', { name: 'Save' }).click();
+        await page.getByText(`Saved ${myShortUrl}.`).waitFor();
+        await page.getByRole('row').filter({ hasText: key }).filter({ hasText: 'Password' }).waitFor();
+        const guarded = (await (
+          await fetch(`${server.origin}/v3/shorten/${encodeURIComponent(new URL(myShortUrl).host)}/${key}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json()) as { hasPassword: boolean; expiresAt: string };
+        assert.equal(guarded.hasPassword, true);
+        assert.equal(guarded.expiresAt.slice(0, 4), '2099');
+        assert.equal((await fetch(myShortUrl, { redirect: 'manual' })).status, 200, 'the password form now');
+
+        // Delete, after a confirmation; the short URL then answers 404.
         await page.getByRole('button', { name: `Delete ${myShortUrl}` }).click();
         const confirm = page.getByRole('dialog', { name: 'Delete this link?' });
         await confirm.getByRole('button', { name: 'Cancel' }).click();
         await confirm.waitFor({ state: 'hidden' });
-        assert.equal((await fetch(myShortUrl, { redirect: 'manual' })).status, 302, 'Cancel keeps the link');
+        assert.equal((await fetch(myShortUrl, { redirect: 'manual' })).status, 200, 'Cancel keeps the link');
         await page.getByRole('button', { name: `Delete ${myShortUrl}` }).click();
         await assertAccessible(page, 'delete confirmation');
         await screenshot(page, `delete-${size.name}`);
@@ -325,6 +341,35 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
       }
     });
   }
+
+  it('pages through My links, 20 a page, the search counting every match', async () => {
+    const tag = `page${Date.now().toString(36)}`;
+    const items = Array.from({ length: 25 }, (_, i) => ({ url: `${destination.origin}/${tag}/${i}`, comment: tag }));
+    const made = await fetch(`${server.origin}/v3/shorten/bulk`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    assert.equal(made.status, 200);
+    const { context, page } = await newPage(WIDTHS[1]);
+    try {
+      await page.goto(`${server.origin}/`);
+      await page.evaluate((t) => localStorage.setItem('brief.token', t), token);
+      await page.goto(`${server.origin}/app/links`);
+      await page.getByLabel('Search').fill(tag);
+      await page.waitForFunction((t) => document.querySelector('table.links caption')?.textContent?.includes(t), tag);
+      await page.getByText('Page 1 of 2').waitFor();
+      assert.equal(await page.locator('table.links tbody tr').count(), 20);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('Page 2 of 2').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('table.links tbody tr').length === 5);
+      assert.equal(await page.getByRole('button', { name: 'Next' }).isDisabled(), true);
+      await page.getByRole('button', { name: 'Previous' }).click();
+      await page.getByText('Page 1 of 2').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
 
   it('can be used with the keyboard alone: skip link, shorten with Enter, copy, a dialog closed by Escape', async () => {
     const { context, page } = await newPage(WIDTHS[1]);

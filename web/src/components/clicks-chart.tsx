@@ -57,7 +57,7 @@ export function ClicksChart(props: { series: ClickSeries; hourly: boolean }) {
       >
         {[0, top / 2, top].map((tick) => (
           <g key={tick}>
-            <line class="grid" x1={PAD.left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
+            <line class="gridline" x1={PAD.left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
             <text class="axis" x={PAD.left - 6} y={y(tick) + 4} text-anchor="end">
               {tick}
             </text>

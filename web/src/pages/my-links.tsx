@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Link, type LinkPage } from '../api';
 import { AppLink } from '../components/app-link';
 import { CopyButton } from '../components/copy-button';
@@ -22,20 +22,30 @@ export function MyLinksPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState('');
 
-  const load = useCallback(() => {
+  const [reloads, setReloads] = useState(0);
+  const load = () => setReloads((n) => n + 1);
+  useEffect(() => {
+    // Only the answer to the newest request is shown, whatever order the answers arrive in.
+    let current = true;
     setError(null);
-    api.list(page, PER_PAGE, query).then(setData, (e: unknown) => setError(e instanceof ApiError ? e.message : 'Could not load your links.'));
-  }, [page, query]);
-  useEffect(load, [load]);
+    api.list(page, PER_PAGE, query).then(
+      (answer) => current && setData(answer),
+      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load your links.'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [page, query, reloads]);
 
   // The search runs as the user types, a moment after the last key.
   useEffect(() => {
+    if (search.trim() === query) return;
     const timer = setTimeout(() => {
       setQuery(search.trim());
       setPage(1);
     }, 250);
     return () => clearTimeout(timer);
-  }, [search]);
+  }, [search, query]);
 
   const lastPage = data ? Math.max(1, Math.ceil(data.metadata.total / PER_PAGE)) : 1;
   const close = (message?: string) => {
