@@ -266,11 +266,13 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
         const browsers = page.getByRole('region', { name: 'Browsers' });
         await eventually(
           page,
-          async () =>
-            (await page.locator('.chart .total').textContent({ timeout: STEP_MS })) === '3' && /Chrom/.test((await browsers.textContent()) ?? ''),
+          async () => {
+            await browsers.getByText('Loading…').waitFor({ state: 'detached' });
+            return (await page.locator('.chart .total').textContent()) === '3' && /Chrom/.test((await browsers.textContent()) ?? '');
+          },
           'the link page shows 3 clicks from Chrome',
         );
-        assert.match((await page.getByRole('region', { name: 'Bots (not counted above)' }).textContent()) ?? '', /No bots/);
+        await page.getByRole('region', { name: 'Bots (not counted above)' }).getByText('No bots in this range.').waitFor();
         await page.getByLabel('Range').selectOption('24h');
         await page.waitForFunction(() => document.querySelector('.chart svg')?.getAttribute('aria-label')?.includes('hours'));
         assert.equal(await page.locator('.chart .total').textContent(), '3');
@@ -285,6 +287,7 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
           async () => ((await topLinks.textContent({ timeout: STEP_MS })) ?? '').includes(myShortUrl),
           'the overview lists the link',
         );
+        await page.waitForFunction(() => /^\d+$/.test(document.querySelector('.totals dd')?.textContent ?? ''));
         const totalClicks = Number(await page.locator('.totals dd').first().textContent());
         assert.ok(totalClicks >= 3, `overview clicks ${totalClicks}`);
         await assertAccessible(page, 'overview');

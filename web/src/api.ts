@@ -109,10 +109,25 @@ export interface TopList {
 export const RANGES = ['24h', '3d', '7d', '14d', '30d', '60d'] as const;
 export type Range = (typeof RANGES)[number];
 
-/** What the analytics calls take: a preset range, in the browser's time zone, for one link or the whole workspace. */
-export interface Period {
-  range: Range;
-  link?: string;
+/** A preset range, or a custom one: local calendar days, `to` included (YYYY-MM-DD both). */
+export type Choice = Range | { from: string; to: string };
+
+/** Local midnight of a YYYY-MM-DD day, `days` later, as an ISO timestamp. */
+function localMidnight(day: string, days = 0): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(year!, month! - 1, date! + days).toISOString();
+}
+
+/** Hours for a day or two, days beyond. */
+export function isHourly(choice: Choice): boolean {
+  if (typeof choice === 'string') return choice === '24h';
+  return Date.parse(localMidnight(choice.to, 1)) - Date.parse(localMidnight(choice.from)) <= 2 * 86_400_000;
+}
+
+/** What the analytics calls take: the range (a custom one as `from`/`to`, `to` exclusive), for a link or the whole workspace. */
+function periodQuery(choice: Choice, link: string | undefined): Query {
+  const range = typeof choice === 'string' ? { range: choice } : { from: localMidnight(choice.from), to: localMidnight(choice.to, 1) };
+  return { ...range, link, timezone: timezone() };
 }
 
 const timezone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'Etc/UTC';
@@ -127,12 +142,12 @@ export const api = {
   link: (domain: string, slug: string) => call<Link & { domain: string }>('GET', linkPath(domain, slug)),
   edit: (domain: string, slug: string, edit: LinkEdit) => call<Link>('PATCH', linkPath(domain, slug), { body: edit }),
   remove: (domain: string, slug: string) => call<unknown>('DELETE', linkPath(domain, slug)),
-  clicks: (period: Period) =>
+  clicks: (choice: Choice, link?: string) =>
     call<ClickSeries>('GET', '/v3/shorten/analytics/clicks', {
-      query: { ...period, granularity: period.range === '24h' ? 'hour' : 'day', timezone: timezone() },
+      query: { ...periodQuery(choice, link), granularity: isHourly(choice) ? 'hour' : 'day' },
     }),
-  top: (dimension: string, period: Period, limit = 10) =>
-    call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...period, timezone: timezone(), limit } }),
+  top: (dimension: string, choice: Choice, link?: string, limit = 10) =>
+    call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...periodQuery(choice, link), limit } }),
 };
 
 /** The QR code image of a short URL, from the API (same origin). */

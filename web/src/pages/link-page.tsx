@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type ClickSeries, type Link, type Range, type TopList as TopListData } from '../api';
+import { ApiError, api, type Choice, type ClickSeries, isHourly, type Link, type TopList as TopListData } from '../api';
 import { AppLink } from '../components/app-link';
 import { ClicksChart } from '../components/clicks-chart';
 import { CopyButton } from '../components/copy-button';
@@ -23,7 +23,7 @@ export const DIMENSIONS = [
 export type Tops = Partial<Record<string, TopListData>>;
 
 /** The analytics of one period: clicks over time and every top list, for a link or (link undefined) the workspace. */
-export function useAnalytics(range: Range, link: string | undefined, dimensions: readonly string[]) {
+export function useAnalytics(choice: Choice, link: string | undefined, dimensions: readonly string[]) {
   const [series, setSeries] = useState<ClickSeries | null>(null);
   const [tops, setTops] = useState<Tops>({});
   const [error, setError] = useState<string | null>(null);
@@ -32,23 +32,22 @@ export function useAnalytics(range: Range, link: string | undefined, dimensions:
     setSeries(null);
     setTops({});
     setError(null);
-    const period = { range, link };
     const fail = (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the figures.');
-    api.clicks(period).then((s) => current && setSeries(s), fail);
+    api.clicks(choice, link).then((s) => current && setSeries(s), fail);
     for (const dimension of dimensions) {
-      api.top(dimension, period).then((list) => current && setTops((all) => ({ ...all, [dimension]: list })), fail);
+      api.top(dimension, choice, link).then((list) => current && setTops((all) => ({ ...all, [dimension]: list })), fail);
     }
     return () => {
       current = false;
     };
-  }, [range, link, dimensions.join()]);
+  }, [JSON.stringify(choice), link, dimensions.join()]);
   return { series, tops, error };
 }
 
 const ALL = [...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
 
 export function LinkPage(props: { domain: string; slug: string }) {
-  const [range, setRange] = useState<Range>('7d');
+  const [range, setRange] = useState<Choice>('7d');
   const [link, setLink] = useState<(Link & { domain: string }) | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
   useEffect(() => {
@@ -110,8 +109,8 @@ export function LinkPage(props: { domain: string; slug: string }) {
 
 /** The range picker, the clicks chart and the top lists, with the bots' list apart. */
 export function Figures(props: {
-  range: Range;
-  onRange: (range: Range) => void;
+  range: Choice;
+  onRange: (range: Choice) => void;
   series: ClickSeries | null;
   tops: Tops;
   error: string | null;
@@ -131,7 +130,7 @@ export function Figures(props: {
         </p>
       )}
       {props.children}
-      <div class="card">{props.series ? <ClicksChart series={props.series} hourly={props.range === '24h'} /> : <p class="muted">Loading…</p>}</div>
+      <div class="card">{props.series ? <ClicksChart series={props.series} hourly={isHourly(props.range)} /> : <p class="muted">Loading…</p>}</div>
       {props.extra}
       <div class="grid">
         {DIMENSIONS.map(([dimension, title]) => (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Range } from '../api';
+import { api, type Choice } from '../api';
 import { TopList } from '../components/top-list';
 import { paths } from '../router';
 import { DIMENSIONS, Figures, useAnalytics } from './link-page';
@@ -8,7 +8,7 @@ const ALL = ['short-links', ...DIMENSIONS.map(([dimension]) => dimension), 'bots
 
 /** The workspace: totals and top links for the range, then the same figures as a link's page. */
 export function OverviewPage() {
-  const [range, setRange] = useState<Range>('7d');
+  const [range, setRange] = useState<Choice>('7d');
   const [links, setLinks] = useState<number | null>(null);
   useEffect(() => {
     api.list(1, 1, '').then(
