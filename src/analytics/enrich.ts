@@ -63,15 +63,15 @@ export class VisitEnricher {
     try {
       return this.read(visit);
     } catch {
-      return { time: visit.time, linkId: visit.linkId, ...NOTHING };
+      return { time: visit.time, linkId: visit.linkId, ...NOTHING, clicks: 1 };
     }
   }
 
   private read(visit: RawVisit): ClickEvent {
     const { time, linkId } = visit;
-    if (visit.optedOut) return { time, linkId, ...NOTHING };
+    if (visit.optedOut) return { time, linkId, ...NOTHING, clicks: 1 };
     const userAgent = visit.userAgent ?? '';
-    if (this.level === 'minimal') return { time, linkId, ...NOTHING, bot: this.agent(userAgent, false).bot };
+    if (this.level === 'minimal') return { time, linkId, ...NOTHING, bot: this.agent(userAgent, false).bot, clicks: 1 };
     const address = this.address(visit.socketAddress, visit.forwardedFor);
     return {
       time,
@@ -81,6 +81,7 @@ export class VisitEnricher {
       referrerHost: referrerHost(visit.referer),
       country: address !== undefined && this.country ? this.country(address) : null,
       city: null,
+      clicks: 1,
     };
   }
 

@@ -172,6 +172,7 @@ for (const dialect of dialects) {
         referrerHost,
         country: null,
         city: null,
+        clicks: 1,
       });
       // 12 referrers: r00..r11, r05 and r07 clicked 3 times, r11 twice, the others once; and one 61 days ago.
       const events = Array.from({ length: 12 }, (_, i) => event(now - 1000, `r${String(i).padStart(2, '0')}.example`));
