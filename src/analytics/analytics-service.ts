@@ -98,7 +98,7 @@ export class AnalyticsService {
     const zone = this.zone(query.timezone);
     const { start, end } = this.range(query, zone);
     if (query.granularity === 'hour' && end - start > HOURLY_MAX_MS) {
-      throw BriefError.invalid('to', 'to', 'By hour, a custom range spans at most 31 days: use granularity=day, or a shorter range');
+      throw BriefError.invalid('to', 'to', 'The to field must be at most 31 days after from by hour: use granularity=day, or a shorter range');
     }
     const linkId = query.link === undefined ? undefined : await this.linkId(caller, query.link);
     const series = seriesBetween(start, end, query.granularity, zone);
@@ -170,7 +170,7 @@ export class AnalyticsService {
     const start = from - (from % QUARTER_MS);
     const end = to - (to % QUARTER_MS) + (to % QUARTER_MS === 0 ? 0 : QUARTER_MS);
     if (end <= start) throw BriefError.invalid('to', 'to', 'The to field must be later than from');
-    if (end - start > CUSTOM_MAX_MS) throw BriefError.invalid('to', 'to', 'A custom range spans at most 366 days');
+    if (end - start > CUSTOM_MAX_MS) throw BriefError.invalid('to', 'to', 'The to field must be at most 366 days after from');
     return { start, end, name: 'custom' };
   }
 

@@ -213,6 +213,61 @@ for (const dialect of dialects) {
       assert.equal((await dataOf(quiet, 'referers', { range: '1m' })).length, 0);
     });
 
+    it('takes a custom range with from/to (Brief’s addition), to whole quarter hours, named custom', async () => {
+      const owner = await ctx.t.account();
+      const link = await makeLink(owner, 'top-custom');
+      const at = Date.UTC(2026, 0, 10, 12, 0, 0);
+      const event = (time: number, country: string) => ({
+        time,
+        linkId: link.id,
+        bot: null,
+        browser: null,
+        browserVersion: null,
+        os: null,
+        deviceType: null,
+        deviceVendor: null,
+        language: null,
+        referrerHost: null,
+        country,
+        city: null,
+        clicks: 1,
+      });
+      // 11:59:59 and 12:20 are in [11:45, 12:30); 12:30 and 11:44:59 are not.
+      const events = [event(at - 1000, 'FR'), event(at + 20 * 60_000, 'FR'), event(at + 30 * 60_000, 'DE'), event(at - 15 * 60_000 - 1000, 'DE')];
+      await ctx.t.database.analytics.add({ writer: `custom-test-${dialect}`, seq: 1, events });
+      const res = await top(owner, 'countries', { from: '2026-01-10T11:50:00Z', to: '2026-01-10T13:20:00+01:00' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), {
+        datetimeRange: ['2026-01-10T11:45:00.000Z', '2026-01-10T12:30:00.000Z'],
+        range: 'custom',
+        data: [{ label: 'FR', click: 2 }],
+      });
+      const clicks = await ctx.t.app.inject({
+        url: `/v3/shorten/analytics/clicks?${qs({ from: '2026-01-10T00:00:00Z', to: '2026-01-11T00:00:00Z', granularity: 'day', link: `${BASE_HOST}/${link.slug}` })}`,
+        headers: owner.headers,
+      });
+      assert.equal(clicks.statusCode, 200, clicks.body);
+      assert.deepEqual(clicks.json().data, [{ date: '2026-01-10', click: 4 }]);
+      const bad: Array<[Record<string, string>, string]> = [
+        [{ from: 'yesterday' }, 'from'],
+        [{ from: '2026-01-10' }, 'from'],
+        [{ to: '2026-01-10T00:00:00Z' }, 'from'],
+        [{ from: '2026-01-10T00:00:00Z', to: '2026-01-09T00:00:00Z' }, 'to'],
+        [{ from: '2024-01-01T00:00:00Z', to: '2026-01-09T00:00:00Z' }, 'to'],
+      ];
+      for (const [query, field] of bad) {
+        const answer = await top(owner, 'countries', query);
+        assert.equal(answer.statusCode, 422, JSON.stringify(query));
+        assert.equal(answer.json().code, 'E_VALIDATION_ERROR');
+        assert.match(answer.json().message, new RegExp(`\\b${field}\\b`));
+      }
+      const hourly = await ctx.t.app.inject({
+        url: `/v3/shorten/analytics/clicks?${qs({ from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z', granularity: 'hour' })}`,
+        headers: owner.headers,
+      });
+      assert.equal(hourly.statusCode, 422, hourly.body);
+    });
+
     it('answers JSON errors: 401, 404 for another workspace or link or an unknown dimension, 422 for a bad value', async () => {
       const owner = await ctx.t.account();
       const other = await ctx.t.account();
