@@ -28,7 +28,19 @@ export function bundledCountries(): CountryLookup {
 export function countriesFrom(mmdb: Buffer): CountryLookup {
   // The reader's types are MaxMind's own records; ip-location-db's carry `country_code` alone.
   const reader = new Reader<Response>(mmdb);
+  // The last few thousand addresses' answers, in memory only (never written, gone on restart):
+  // busy clients and proxies come back often, and parsing an address costs more than the visit.
+  const recent = new Map<string, string | null>();
   return (address) => {
+    let country = recent.get(address);
+    if (country !== undefined) return country;
+    country = lookup(address);
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(address, country);
+    return country;
+  };
+
+  function lookup(address: string): string | null {
     // Only public unicast addresses have a country: the whois data places some private and
     // documentation ranges (192.168/16, 203.0.113/24) in the registry's home country.
     if (isIP(address) === 0) return null;
@@ -40,5 +52,7 @@ export function countriesFrom(mmdb: Buffer): CountryLookup {
     } catch {
       return null;
     }
-  };
+  }
 }
+
+const RECENT_MAX = 4096;
