@@ -54,7 +54,7 @@ export interface Config {
   readonly analyticsBufferMax: number;
   /** Days raw click events (and quarter-hour figures) are kept; day figures outlive them. */
   readonly analyticsRetentionDays: number;
-  /** An operator's MMDB city database (checked at start; not read yet). */
+  /** An operator's MMDB city database: cities are recorded only with one (analytics/places.ts). */
   readonly geoipCityDb: string | undefined;
 }
 

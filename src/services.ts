@@ -4,8 +4,8 @@ import { AccountService } from './accounts/account-service.js';
 import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { clientAddress } from './analytics/client-address.js';
-import { bundledCountries } from './analytics/countries.js';
 import { VisitEnricher } from './analytics/enrich.js';
+import { bundledCountries, citiesIn } from './analytics/places.js';
 import { VisitRecorder } from './analytics/visit-recorder.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
@@ -119,7 +119,12 @@ function visitRecorder(config: Config, database: Database, log: Log): VisitRecor
   if (config.analytics === 'off') return undefined;
   const full = config.analytics === 'full';
   // The country database is read (once per process) only when countries are recorded.
-  const enricher = new VisitEnricher(config.analytics, clientAddress(config.trustProxy), full ? bundledCountries() : undefined);
+  const enricher = new VisitEnricher(
+    config.analytics,
+    clientAddress(config.trustProxy),
+    full ? bundledCountries() : undefined,
+    full && config.geoipCityDb ? citiesIn(config.geoipCityDb) : undefined,
+  );
   return new VisitRecorder(database.analytics, enricher, log, {
     max: config.analyticsBufferMax,
     full,

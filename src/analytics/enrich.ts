@@ -4,7 +4,7 @@ import type { AnalyticsLevel } from '../config.js';
 import type { ClickEvent } from '../storage/stores.js';
 import { botName } from './bots.js';
 import type { ClientAddress } from './client-address.js';
-import type { CountryLookup } from './countries.js';
+import type { PlaceLookup } from './places.js';
 
 /**
  * A visit as the redirect noted it: references to what the request already had, nothing
@@ -55,7 +55,9 @@ export class VisitEnricher {
   constructor(
     private readonly level: AnalyticsLevel,
     private readonly address: ClientAddress,
-    private readonly country: CountryLookup | undefined,
+    private readonly country: PlaceLookup | undefined,
+    /** GEOIP_CITY_DB's lookup, when the operator gave one. */
+    private readonly city?: PlaceLookup,
   ) {}
 
   /** The event of a visit; never throws (a visit that cannot be read counts, with nothing else known). */
@@ -80,7 +82,7 @@ export class VisitEnricher {
       language: firstLanguage(visit.acceptLanguage),
       referrerHost: referrerHost(visit.referer),
       country: address !== undefined && this.country ? this.country(address) : null,
-      city: null,
+      city: address !== undefined && this.city ? this.city(address) : null,
       clicks: 1,
     };
   }

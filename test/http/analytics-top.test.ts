@@ -2,10 +2,14 @@
 // (user agents, referers, languages, forwarded addresses, bots), every dimension's figures
 // exactly, the link filter, the order, the limit, an empty range, and the errors.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { mmdbFile } from '../support/mmdb.js';
 import { awayFromBoundary } from '../support/time.js';
 
 const DAY = 86_400_000;
@@ -266,6 +270,28 @@ for (const dialect of dialects) {
         headers: owner.headers,
       });
       assert.equal(hourly.statusCode, 422, hourly.body);
+    });
+
+    it('lists cities when GEOIP_CITY_DB names an MMDB file, in either common record shape', async () => {
+      const owner = await ctx.t.account();
+      const link = await makeLink(owner, 'top-cities');
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-city-')), 'city.mmdb');
+      fs.writeFileSync(file, mmdbFile({ '81.2.69.0/24': { city: { names: { en: 'London' } } }, '2.125.160.0/20': { city: 'Lyon' } }));
+      await awayFromBoundary();
+      const visitor = await buildTestApp(ctx.t.database, { CLICK_FLUSH_MS: '600000', TRUST_PROXY: '1', GEOIP_CITY_DB: file });
+      for (const address of ['81.2.69.142', '81.2.69.7', '2.125.160.216', US_ADDRESS]) {
+        const res = await visitor.app.inject({
+          url: `/${link.slug}`,
+          headers: { host: BASE_HOST, 'user-agent': AGENTS.chrome131, 'x-forwarded-for': address },
+        });
+        assert.equal(res.statusCode, 301);
+      }
+      await visitor.close(); // writes the events
+      assert.deepEqual(await dataOf(owner, 'cities', { link: `${BASE_HOST}/${link.slug}` }), [
+        { label: 'London', click: 2 },
+        { label: 'Lyon', click: 1 },
+      ]);
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
     });
 
     it('answers JSON errors: 401, 404 for another workspace or link or an unknown dimension, 422 for a bad value', async () => {

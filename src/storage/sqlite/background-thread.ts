@@ -32,7 +32,7 @@ if (port) {
   // A click count is not an acknowledged write: the next FULL commit of the server's own
   // connection makes it durable with the rest of the WAL.
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('cache_size = -4096');
+  sqlite.pragma('cache_size = -32768');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const checkpoint = (mode: 'PASSIVE' | 'TRUNCATE') => {
     try {
