@@ -4,6 +4,9 @@ import type { Connection } from './connection.js';
 import { ALL_DIMENSIONS, DAY_MS, eventValue, QUARTER_MS, type RollupDimension, type RollupPeriod, rollUpEvents } from './rollups.js';
 import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from './stores.js';
 
+/** The first key of the advisory lock that serializes the expiry of one account's events (PostgreSQL). */
+const EXPIRY_LOCK = 0x0b51ef;
+
 const floorDay = (t: number) => t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
 const ceilDay = (t: number) => floorDay(t + DAY_MS - 1);
 
@@ -53,6 +56,9 @@ export class SqlAnalyticsStore implements AnalyticsStore {
     // One short transaction per account: on SQLite, every other write waits for the one running.
     for (const { id } of accounts) {
       await this.connection.write(async (trx) => {
+        // Two instances expiring one account at once would both roll up the same events before either
+        // deletes them (read committed): the second waits here, then finds them gone.
+        if (this.connection.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EXPIRY_LOCK}, ${id})`.execute(trx);
         await rollUpEvents(trx, { accountId: id, to: cutoff, perLink: true });
         await trx.deleteFrom('click_events').where('account_id', '=', id).where('time', '<', cutoff).execute();
         await trx
