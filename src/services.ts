@@ -1,10 +1,11 @@
 // The composition root: the one place that builds the services, for the server
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
 import { AccountService } from './accounts/account-service.js';
+import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { clientAddress } from './analytics/client-address.js';
-import { bundledCountries } from './analytics/countries.js';
 import { VisitEnricher } from './analytics/enrich.js';
+import { bundledCountries, citiesIn } from './analytics/places.js';
 import { VisitRecorder } from './analytics/visit-recorder.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
@@ -44,6 +45,8 @@ export interface Services {
   readonly changes: LinkChangeFeed;
   /** Click analytics' figures (the events are recorded by the redirect side). */
   readonly analytics: AnalyticsService;
+  /** ANALYTICS_RETENTION_DAYS, applied while the server runs. */
+  readonly retention: AnalyticsRetention;
 }
 
 /** The services every entry point uses, on an open, migrated database. */
@@ -52,8 +55,9 @@ export function createServices(config: Config, database: Database, shared: Share
   const accounts = new AccountService(database.accounts);
   const domains = new DomainService(config, database.domains, database.links);
   const links = new LinkService(config, database.links, domains, changes);
-  const analytics = new AnalyticsService(database.analytics, links);
-  return { accounts, domains, links, changes, analytics };
+  const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
+  const analytics = new AnalyticsService(database.analytics, links, retention);
+  return { accounts, domains, links, changes, analytics, retention };
 }
 
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
@@ -65,8 +69,13 @@ export interface Redirects {
   stop(): Promise<void>;
 }
 
-export function createRedirects(config: Config, database: Database, services: Pick<Services, 'changes' | 'domains'>, log: Log): Redirects {
-  const { changes, domains } = services;
+export function createRedirects(
+  config: Config,
+  database: Database,
+  services: Pick<Services, 'changes' | 'domains' | 'retention'>,
+  log: Log,
+): Redirects {
+  const { changes, domains, retention } = services;
   const cache = new RedirectCache({
     max: config.cacheSize,
     ttlMs: config.cacheTtlMs,
@@ -94,11 +103,13 @@ export function createRedirects(config: Config, database: Database, services: Pi
       await domainRedirects.start(config.changePollMs);
       clicks.start(config.clickFlushMs);
       events?.start(config.clickFlushMs);
+      retention.start(RETENTION_CHECK_MS);
+      void retention.flush(); // at start too; a failure is logged and tried again in an hour
     },
     async stop() {
       changes.stop();
       domainRedirects.stop();
-      await Promise.all([clicks.stop(), events?.stop()]);
+      await Promise.all([clicks.stop(), events?.stop(), retention.stop()]);
     },
   };
 }
@@ -108,7 +119,12 @@ function visitRecorder(config: Config, database: Database, log: Log): VisitRecor
   if (config.analytics === 'off') return undefined;
   const full = config.analytics === 'full';
   // The country database is read (once per process) only when countries are recorded.
-  const enricher = new VisitEnricher(config.analytics, clientAddress(config.trustProxy), full ? bundledCountries() : undefined);
+  const enricher = new VisitEnricher(
+    config.analytics,
+    clientAddress(config.trustProxy),
+    full ? bundledCountries() : undefined,
+    full && config.geoipCityDb ? citiesIn(config.geoipCityDb) : undefined,
+  );
   return new VisitRecorder(database.analytics, enricher, log, {
     max: config.analyticsBufferMax,
     full,
