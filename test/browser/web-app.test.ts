@@ -276,6 +276,20 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
         await page.getByLabel('Range').selectOption('24h');
         await page.waitForFunction(() => document.querySelector('.chart svg')?.getAttribute('aria-label')?.includes('hours'));
         assert.equal(await page.locator('.chart .total').textContent(), '3');
+        // A custom range: yesterday and today (so a run at midnight still holds the visits), by the hour (the API's from/to).
+        await page.getByLabel('Range').selectOption('custom');
+        const [yesterday, today] = await page.evaluate(() =>
+          [-1, 0].map((days) => {
+            const d = new Date();
+            d.setDate(d.getDate() + days);
+            return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+          }),
+        );
+        await page.getByLabel('From').fill(yesterday!);
+        await page.getByLabel('To').fill(today!);
+        await page.getByRole('button', { name: 'Show' }).click();
+        await page.waitForFunction(() => document.querySelector('.chart svg')?.getAttribute('aria-label')?.endsWith('48 hours'));
+        assert.equal(await page.locator('.chart .total').textContent(), '3');
         await assertAccessible(page, 'link page');
         await screenshot(page, `link-${size.name}`);
 
