@@ -35,6 +35,22 @@ describe('web app serving', () => {
     assert.ok(gzipped < 80 * 1024, `${gzipped} bytes gzipped`);
   });
 
+  it('never writes HTML from a string: the API’s words reach the page as text only', () => {
+    const sources: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (/\.tsx?$/.test(entry.name)) sources.push(file);
+      }
+    };
+    walk(new URL('../../web/src', import.meta.url).pathname);
+    assert.ok(sources.length > 10);
+    for (const file of sources) {
+      assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/, file);
+    }
+  });
+
   it('answers / and /app/… on the default domain with the page, its security headers and no-cache', async () => {
     for (const path of ['/', '/app', '/app/links', '/app/links/short.test/abc', '/app/overview', '/app/anything/else?x=1']) {
       const res = await get(path);
