@@ -1,5 +1,6 @@
 // The composition root: the one place that builds the services, for the server
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
+import { BlocklistService } from './abuse/blocklist-service.js';
 import { AccountService } from './accounts/account-service.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { clientAddress } from './analytics/client-address.js';
@@ -44,16 +45,19 @@ export interface Services {
   readonly changes: LinkChangeFeed;
   /** Click analytics' figures (the events are recorded by the redirect side). */
   readonly analytics: AnalyticsService;
+  /** The destination blocklist (held in memory and kept fresh once the server starts it). */
+  readonly blocklist: BlocklistService;
 }
 
 /** The services every entry point uses, on an open, migrated database. */
-export function createServices(config: Config, database: Database, shared: SharedState, log: Log): Services {
+export function createServices(config: Config, database: Database, shared: Pick<SharedState, 'changes'>, log: Log): Services {
   const changes = new LinkChangeFeed(database.changes, log, shared.changes);
   const accounts = new AccountService(database.accounts);
   const domains = new DomainService(config, database.domains, database.links);
-  const links = new LinkService(config, database.links, domains, changes);
+  const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
+  const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);
   const analytics = new AnalyticsService(database.analytics, links);
-  return { accounts, domains, links, changes, analytics };
+  return { accounts, domains, links, changes, analytics, blocklist };
 }
 
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
@@ -65,8 +69,13 @@ export interface Redirects {
   stop(): Promise<void>;
 }
 
-export function createRedirects(config: Config, database: Database, services: Pick<Services, 'changes' | 'domains'>, log: Log): Redirects {
-  const { changes, domains } = services;
+export function createRedirects(
+  config: Config,
+  database: Database,
+  services: Pick<Services, 'changes' | 'domains' | 'blocklist'>,
+  log: Log,
+): Redirects {
+  const { changes, domains, blocklist } = services;
   const cache = new RedirectCache({
     max: config.cacheSize,
     ttlMs: config.cacheTtlMs,
@@ -83,7 +92,7 @@ export function createRedirects(config: Config, database: Database, services: Pi
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
-  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), observers, domainRedirects);
+  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), observers, domainRedirects, blocklist.hosts);
   return {
     pipeline,
     async start() {
@@ -92,12 +101,15 @@ export function createRedirects(config: Config, database: Database, services: Pi
       const indexed = cache.loadIndex();
       if (indexed > 0) log.info({ links: indexed }, 'link index loaded');
       await domainRedirects.start(config.changePollMs);
+      // Blocked destinations: read now, and again whenever the list changes (every CHANGE_POLL_MS).
+      await blocklist.start(config.changePollMs);
       clicks.start(config.clickFlushMs);
       events?.start(config.clickFlushMs);
     },
     async stop() {
       changes.stop();
       domainRedirects.stop();
+      blocklist.stop();
       await Promise.all([clicks.stop(), events?.stop()]);
     },
   };

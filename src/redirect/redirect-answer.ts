@@ -16,7 +16,7 @@ const page = (status: number, html: string, ...extra: string[]): RedirectAnswer 
   Object.freeze({ status, headers: Object.freeze(['content-type', HTML, 'content-length', String(Buffer.byteLength(html)), ...extra]), body: html });
 
 const NOT_FOUND = page(404, NOT_FOUND_PAGE);
-const BLOCKED = page(410, BLOCKED_PAGE);
+export const BLOCKED = page(410, BLOCKED_PAGE);
 export const EXPIRED = page(410, EXPIRED_PAGE);
 // The form is never cached: whether a link has a password, and what it is, can change.
 export const PASSWORD_FORM = page(200, PASSWORD_PAGE, 'cache-control', 'no-store');
