@@ -31,9 +31,11 @@ export class BlockedHosts {
   }
 
   /** Whether a (lower-case, punycode) host name is blocked, itself or through a parent domain. */
-  covers(hostname: string): boolean {
+  covers(name: string): boolean {
     const all = this.all;
     if (all.size === 0) return false;
+    // `example.com.` (fully qualified) is the same host as `example.com`.
+    const hostname = name.charCodeAt(name.length - 1) === 46 /* . */ ? name.slice(0, -1) : name;
     if (all.has(hostname)) return true;
     // An address is blocked as itself only: 10.0.0.1 is no "subdomain" of 0.0.1.
     if (hostname.charCodeAt(0) === 91 /* [ */ || isIPv4(hostname)) return false;
