@@ -92,7 +92,13 @@ export function createRedirects(
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
-  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), observers, domainRedirects, blocklist.hosts);
+  const pipeline = new RedirectPipeline(
+    new LinkResolver(database.links, cache),
+    redirectAnswers(config),
+    observers,
+    domainRedirects,
+    blocklist.hosts,
+  );
   return {
     pipeline,
     async start() {

@@ -41,7 +41,8 @@ type Hook = onRequestHookHandler | preHandlerHookHandler;
 export function registerRateLimits(app: FastifyInstance, config: Config, counters: RateCounters): void {
   const addressOf = clientAddress(config.trustProxy);
   /** The client's address, IPv6 by its /64 (one subscriber's network), as TRUST_PROXY says. */
-  const address = (request: FastifyRequest) => normalizeIP(addressOf(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
+  const address = (request: FastifyRequest) =>
+    normalizeIP(addressOf(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
   /** Who is counted: the token (hashed: no secret goes to Redis), or the address without one. */
   const caller = (request: FastifyRequest) => {
     const header = request.headers.authorization;

@@ -1,6 +1,14 @@
 import type { Config } from '../config.js';
 import type { LinkTarget } from '../storage/stores.js';
-import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PAGE_SECURITY_HEADERS, PASSWORD_PAGE, TOO_MANY_ATTEMPTS_PAGE, WRONG_PASSWORD_PAGE } from './pages.js';
+import {
+  BLOCKED_PAGE,
+  EXPIRED_PAGE,
+  NOT_FOUND_PAGE,
+  PAGE_SECURITY_HEADERS,
+  PASSWORD_PAGE,
+  TOO_MANY_ATTEMPTS_PAGE,
+  WRONG_PASSWORD_PAGE,
+} from './pages.js';
 
 /** A complete redirect response: what both the Fastify route and the raw fast path send. */
 export interface RedirectAnswer {

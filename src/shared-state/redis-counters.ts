@@ -35,7 +35,11 @@ export class RedisCounters implements RateCounters {
   private readonly prefix: string;
   private shared = true;
 
-  constructor(url: string, prefix: string, private readonly log: Log) {
+  constructor(
+    url: string,
+    prefix: string,
+    private readonly log: Log,
+  ) {
     this.prefix = `${prefix}rate:`;
     // No offline queue: while disconnected a command fails at once, and is counted here.
     const redis = connectRedis(url, 'counters', log, { enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });

@@ -70,9 +70,17 @@ for (const dialect of dialects) {
         }
         const v3 = await app.app.inject({ url: `/v3/shorten?${qs({ url: `https://${host}/v3` })}` });
         assert.equal(v3.statusCode, 422);
-        const bulk = await app.app.inject({ method: 'POST', url: '/v3/shorten/bulk', payload: [{ url: `https://${host}/b` }, { url: 'https://example.org/fine' }] });
+        const bulk = await app.app.inject({
+          method: 'POST',
+          url: '/v3/shorten/bulk',
+          payload: [{ url: `https://${host}/b` }, { url: 'https://example.org/fine' }],
+        });
         assert.equal(bulk.statusCode, 200);
-        assert.deepEqual(bulk.json()[0], { url: `https://${host}/b`, error: 'E_VALIDATION_ERROR', message: 'The url field points to a blocked host' });
+        assert.deepEqual(bulk.json()[0], {
+          url: `https://${host}/b`,
+          error: 'E_VALIDATION_ERROR',
+          message: 'The url field points to a blocked host',
+        });
         assert.equal(typeof bulk.json()[1].id, 'string', 'the other items are still made');
       }
 
@@ -99,7 +107,12 @@ for (const dialect of dialects) {
       const host = `guarded-${unique()}.example`;
       const account = await one.account();
       const [made] = (
-        await one.app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers: account.headers, payload: [{ url: `https://${host}/`, password: 'secret1' }] })
+        await one.app.inject({
+          method: 'POST',
+          url: '/v3/shorten/bulk',
+          headers: account.headers,
+          payload: [{ url: `https://${host}/`, password: 'secret1' }],
+        })
       ).json();
       assert.equal((await visit(one, made.slug)).statusCode, 200);
       await oneBlocklist(one).add(host);
@@ -165,10 +178,13 @@ describe('BLOCKLIST_FILE', () => {
   });
 
   it('parses one host per line, # comments and hosts-file lines; the rest is skipped and counted', () => {
-    assert.deepEqual(parseBlocklist('A.Example\n# c\n  b.example  # why\n127.0.0.1 c.example\n0.0.0.0 d.example e.example\nbad/host\nbücher.example\n'), {
-      hosts: ['a.example', 'b.example', 'c.example', 'xn--bcher-kva.example'],
-      skipped: 2,
-    });
+    assert.deepEqual(
+      parseBlocklist('A.Example\n# c\n  b.example  # why\n127.0.0.1 c.example\n0.0.0.0 d.example e.example\nbad/host\nbücher.example\n'),
+      {
+        hosts: ['a.example', 'b.example', 'c.example', 'xn--bcher-kva.example'],
+        skipped: 2,
+      },
+    );
     assert.equal(normalizeHost('Sub.Example.COM.'), 'sub.example.com');
     assert.equal(normalizeHost('[::1]'), '[::1]');
   });

@@ -42,7 +42,7 @@ describe('CORS on the API (any origin by default)', () => {
   const ctx = useTestApp('sqlite');
 
   it('answers a preflight for every API method, without credentials', async () => {
-    for (const [url, method] of [
+    for (const [url, method] of <Array<[string, string]>>[
       ['/v2/shorten', 'GET'],
       ['/v3/shorten/bulk', 'POST'],
       ['/v3/shorten/short.test/abc', 'PATCH'],
@@ -51,7 +51,11 @@ describe('CORS on the API (any origin by default)', () => {
       const res = await ctx.t.app.inject({
         method: 'OPTIONS',
         url,
-        headers: { origin: 'https://app.example', 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' },
+        headers: {
+          origin: 'https://app.example',
+          'access-control-request-method': method,
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
       assert.equal(res.statusCode, 204, url);
       assert.equal(res.headers['access-control-allow-origin'], '*');
@@ -96,7 +100,11 @@ describe('CORS_ORIGINS', () => {
       assert.match(String(res.headers.vary), /Origin/);
     }
     for (const origin of ['https://evil.example', 'https://app.example.evil.example', 'null']) {
-      const preflight = await ctx.t.app.inject({ method: 'OPTIONS', url: '/v2/shorten', headers: { origin, 'access-control-request-method': 'GET' } });
+      const preflight = await ctx.t.app.inject({
+        method: 'OPTIONS',
+        url: '/v2/shorten',
+        headers: { origin, 'access-control-request-method': 'GET' },
+      });
       assert.equal(preflight.headers['access-control-allow-origin'], undefined, origin);
       const res = await ctx.t.app.inject({ url: '/v2/shorten-domains', headers: { origin } });
       assert.equal(res.headers['access-control-allow-origin'], undefined, origin);
@@ -116,7 +124,12 @@ describe('security headers on every HTML page', () => {
   it('sends them on the 404, 410, expired and password pages, from the fast path and from Fastify', async () => {
     const account = await ctx.t.account();
     const [guarded] = (
-      await ctx.t.app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers: account.headers, payload: [{ url: 'https://example.com/g', password: 'secret1' }] })
+      await ctx.t.app.inject({
+        method: 'POST',
+        url: '/v3/shorten/bulk',
+        headers: account.headers,
+        payload: [{ url: 'https://example.com/g', password: 'secret1' }],
+      })
     ).json();
     const blocked = (await ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/blocked-page' })}` })).json();
     await ctx.t.links.setStatus(blocked.code, 'blocked');
@@ -151,7 +164,10 @@ describe('security headers on every HTML page', () => {
     const style = /<style>([^<]*)<\/style>/.exec(page.body)?.[1];
     assert.ok(style);
     const { createHash } = await import('node:crypto');
-    assert.match(String(page.headers['content-security-policy']), new RegExp(`style-src 'sha256-${createHash('sha256').update(style).digest('base64').replace(/[+/]/g, '\\$&')}'`));
+    assert.match(
+      String(page.headers['content-security-policy']),
+      new RegExp(`style-src 'sha256-${createHash('sha256').update(style).digest('base64').replace(/[+/]/g, '\\$&')}'`),
+    );
   });
 
   it('gives the API reference page headers that keep it to this server', async () => {

@@ -77,6 +77,24 @@ describe('rate limits on links made', () => {
     assertTooMany(await v2({ remoteAddress, headers: { 'x-forwarded-for': '203.0.113.99' } }), 3);
   });
 
+  it('documents the 429 where a limit applies, with its headers, and not on redirects', async () => {
+    const doc = (await ctx.t.app.inject({ url: '/v2/openapi.json' })).json();
+    for (const [path, method] of [
+      ['/v2/shorten', 'get'],
+      ['/v3/shorten', 'get'],
+      ['/v3/shorten/bulk', 'post'],
+    ] as const) {
+      const response = doc.paths[path][method].responses['429'];
+      assert.ok(response, `${method} ${path}`);
+      assert.deepEqual(Object.keys(response.headers).sort(), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+      const [example] = Object.values(response.content['application/json'].examples) as Array<{ value: { code: string; message: string } }>;
+      assert.equal(example!.value.code, 'E_TOO_MANY_REQUESTS');
+      assert.match(example!.value.message, /^Too many requests: the rate limit is reached, try again in \d+ seconds?$/);
+    }
+    assert.equal(doc.paths['/{key}'].get.responses['429'], undefined);
+    assert.equal(doc.paths['/{key}'].post.responses['429'], undefined, 'RATE_LIMIT_PASSWORD=0 here: no 429 can occur');
+  });
+
   it('never limits redirects', async () => {
     const made = (await v2({ remoteAddress: '192.0.2.40' })).json();
     for (let i = 0; i < 30; i++) {
@@ -157,7 +175,14 @@ describe('password attempts (RATE_LIMIT_PASSWORD, default 10)', () => {
   it('allows 10 a minute per address and link, then answers a 429 page with Retry-After, even to the right password', async () => {
     const account = await ctx.t.account();
     const make = async () =>
-      (await ctx.t.app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers: account.headers, payload: [{ url: fresh(), password: 'right horse' }] })).json()[0];
+      (
+        await ctx.t.app.inject({
+          method: 'POST',
+          url: '/v3/shorten/bulk',
+          headers: account.headers,
+          payload: [{ url: fresh(), password: 'right horse' }],
+        })
+      ).json()[0];
     const [one, two] = [await make(), await make()];
     const address = '192.0.2.70';
     for (let i = 0; i < 10; i++) assert.equal((await attempt(one.slug, `wrong ${i}`, address)).statusCode, 403);
@@ -174,6 +199,8 @@ describe('password attempts (RATE_LIMIT_PASSWORD, default 10)', () => {
     // Another link from the same address, and the same link from another address, are counted apart.
     assert.equal((await attempt(two.slug, 'right horse', address)).statusCode, 303);
     assert.equal((await attempt(one.slug, 'right horse', '192.0.2.71')).statusCode, 303);
+    const doc = (await ctx.t.app.inject({ url: '/v2/openapi.json' })).json();
+    assert.match(Object.keys(doc.paths['/{key}'].post.responses['429'].content).join(), /text\/html/);
     // The form itself (GET) is a redirect: never limited.
     const form = await ctx.t.app.inject({ url: `/${one.slug}`, headers: { host: BASE_HOST }, remoteAddress: address });
     assert.equal(form.statusCode, 200);
@@ -184,21 +211,24 @@ describe('ANONYMOUS_SHORTEN=off', () => {
   const ctx = useTestApp('sqlite', { ANONYMOUS_SHORTEN: 'off' });
 
   it('answers 401 to anonymous shortening on v2, v3 and bulk, and shortens with a token', async () => {
-    const calls = [
+    const calls: Array<() => { method?: 'GET' | 'HEAD' | 'POST'; url: string; payload?: unknown }> = [
       () => ({ url: `/v2/shorten?${qs({ url: fresh() })}` }),
       () => ({ url: `/v3/shorten?${qs({ url: fresh() })}` }),
       () => ({ method: 'POST' as const, url: '/v3/shorten/bulk', payload: [{ url: fresh() }] }),
       () => ({ method: 'HEAD' as const, url: `/v2/shorten?${qs({ url: fresh() })}` }),
     ];
     for (const call of calls) {
-      const res = await ctx.t.app.inject(call());
+      const res = await ctx.t.app.inject(call() as never);
       assert.equal(res.statusCode, 401, `${call().url}: ${res.body}`);
       if (call().method !== 'HEAD') {
-        assert.deepEqual(res.json(), { message: 'Anonymous shortening is turned off on this server: send a bearer token', code: 'E_UNAUTHORIZED_ACCESS' });
+        assert.deepEqual(res.json(), {
+          message: 'Anonymous shortening is turned off on this server: send a bearer token',
+          code: 'E_UNAUTHORIZED_ACCESS',
+        });
       }
     }
     const account = await ctx.t.account();
-    for (const call of calls.slice(0, 3)) assert.equal((await ctx.t.app.inject({ ...call(), headers: account.headers })).statusCode, 200);
+    for (const call of calls.slice(0, 3)) assert.equal((await ctx.t.app.inject({ ...call(), headers: account.headers } as never)).statusCode, 200);
     // Reads stay open to anonymous callers.
     assert.equal((await ctx.t.app.inject({ url: '/v2/shorten-domains' })).statusCode, 200);
   });

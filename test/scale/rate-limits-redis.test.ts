@@ -6,11 +6,11 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { TEST_ENV } from '../support/app.js';
-import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { eventually, freePort } from '../scale-support/server-process.js';
 import { TcpProxy } from '../scale-support/tcp-proxy.js';
 import { TEST_REDIS_URL, uniqueName } from '../scale-support/test-services.js';
+import { TEST_ENV } from '../support/app.js';
+import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 type App = ReturnType<typeof buildApp> & { logs: string[] };
 

@@ -63,7 +63,7 @@ export async function buildTestApp(database: Database, env: Record<string, strin
   // only through the link_changes feed it polls.
   const quiet = { info: () => {}, warn: () => {} };
   const bus = new LocalChangeBus();
-  const { accounts, domains, links, blocklist } = createServices(config, database, { changes: bus, close: () => bus.close() }, quiet);
+  const { accounts, domains, links, blocklist } = createServices(config, database, { changes: bus }, quiet);
   return {
     app,
     config,
