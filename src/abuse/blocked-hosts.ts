@@ -12,6 +12,8 @@ export class BlockedHosts {
   private stored: ReadonlySet<string> = new Set();
   private listed: ReadonlySet<string> = new Set();
   private all: ReadonlySet<string> = new Set();
+  /** URL → whether it is blocked, for the list as it is now (cleared when it changes). */
+  private readonly verdicts = new Map<string, boolean>();
 
   /** How many hosts are blocked; 0 is the redirect's one-comparison case. */
   get size(): number {
@@ -22,12 +24,14 @@ export class BlockedHosts {
   setStored(hosts: Iterable<string>): void {
     this.stored = new Set(hosts);
     this.all = new Set([...this.stored, ...this.listed]);
+    this.verdicts.clear();
   }
 
   /** The hosts from BLOCKLIST_FILE. */
   setListed(hosts: Iterable<string>): void {
     this.listed = new Set(hosts);
     this.all = new Set([...this.stored, ...this.listed]);
+    this.verdicts.clear();
   }
 
   /** Whether a (lower-case, punycode) host name is blocked, itself or through a parent domain. */
@@ -47,12 +51,26 @@ export class BlockedHosts {
     return false;
   }
 
-  /** Whether a stored link's URL (normalized: `scheme://[user@]host[:port]/…`) points to a blocked host. */
+  /**
+   * Whether a stored link's URL (normalized: `scheme://[user@]host[:port]/…`) points to a
+   * blocked host. Answers are kept per URL until the list changes: the cached link hands the
+   * same string to every visit, whose hash V8 keeps, so a repeat costs one Map lookup
+   * (~15 ns) instead of reading the host again (~150 ns unloaded; measured in decision 0008).
+   */
   coversUrl(url: string): boolean {
     if (this.all.size === 0) return false;
-    return this.covers(hostOf(url));
+    let verdict = this.verdicts.get(url);
+    if (verdict === undefined) {
+      verdict = this.covers(hostOf(url));
+      if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+      this.verdicts.set(url, verdict);
+    }
+    return verdict;
   }
 }
+
+/** URLs whose verdict is kept at most; past it the memo starts again (it only saves time). */
+const MAX_VERDICTS = 100_000;
 
 /** The host of a normalized http(s) URL, without parsing the whole of it. */
 export function hostOf(url: string): string {
