@@ -75,6 +75,11 @@ export class ServerProcess {
     if (this.alive) this.child.kill('SIGKILL');
   }
 
+  /** Sends a signal (SIGHUP: read BLOCKLIST_FILE again). */
+  signal(name: NodeJS.Signals): void {
+    if (this.alive) this.child.kill(name);
+  }
+
   private async waitUntilListening(): Promise<void> {
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
