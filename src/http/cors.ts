@@ -9,13 +9,20 @@ import { RATE_LIMIT_HEADERS } from './error-schemas.js';
  * the headers the browser asks for. Browser clients may read the rate-limit headers.
  */
 export function corsOptions(config: Pick<Config, 'corsOrigins'>): FastifyCorsOptions {
+  const allowed = config.corsOrigins === '*' ? undefined : new Set(config.corsOrigins);
   return {
-    origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
+    // A request without Origin (not a browser's cross-origin call), or from an origin not allowed,
+    // gets no CORS at all: an OPTIONS then answers as any unknown route (404, JSON under the API).
+    origin: (origin, callback) => {
+      if (origin === undefined) callback(null, false);
+      else if (allowed === undefined) callback(null, '*');
+      else callback(null, allowed.has(origin) ? origin : false);
+    },
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: Object.keys(RATE_LIMIT_HEADERS),
     maxAge: 600,
-    strictPreflight: true,
+    strictPreflight: false,
   };
 }
 

@@ -77,6 +77,13 @@ describe('CORS on the API (any origin by default)', () => {
     assert.equal(error.headers['access-control-allow-origin'], '*');
   });
 
+  it('answers an OPTIONS that is no preflight as an unknown route, in the error shape', async () => {
+    const res = await ctx.t.app.inject({ method: 'OPTIONS', url: '/v2/shorten' });
+    assert.equal(res.statusCode, 404);
+    assert.deepEqual(res.json(), { message: 'Cannot OPTIONS /v2/shorten', code: 'E_ROUTE_NOT_FOUND' });
+    assert.equal(res.headers['access-control-allow-origin'], undefined);
+  });
+
   it('gives redirects and pages no CORS headers', async () => {
     const made = (await ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/cors' })}` })).json();
     const redirect = await ctx.t.app.inject({ url: `/${made.code}`, headers: { host: BASE_HOST, origin: 'https://app.example' } });
@@ -106,6 +113,7 @@ describe('CORS_ORIGINS', () => {
         headers: { origin, 'access-control-request-method': 'GET' },
       });
       assert.equal(preflight.headers['access-control-allow-origin'], undefined, origin);
+      assert.equal(preflight.json().code, 'E_ROUTE_NOT_FOUND', 'a refused preflight is an unknown route, in the error shape');
       const res = await ctx.t.app.inject({ url: '/v2/shorten-domains', headers: { origin } });
       assert.equal(res.headers['access-control-allow-origin'], undefined, origin);
     }
