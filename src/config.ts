@@ -52,7 +52,9 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** Click events held in memory at most, waiting to be written; past it visits are dropped from analytics. */
   readonly analyticsBufferMax: number;
-  /** An operator's MMDB city database (checked at start; not read yet). */
+  /** Days raw click events (and quarter-hour figures) are kept; day figures outlive them. */
+  readonly analyticsRetentionDays: number;
+  /** An operator's MMDB city database: cities are recorded only with one (analytics/places.ts). */
   readonly geoipCityDb: string | undefined;
   /** Links an anonymous caller may make a minute, per client address (a bulk call counts each link); 0: no limit. */
   readonly rateLimitAnon: number;
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     analytics: analyticsLevel(env.ANALYTICS?.trim() || 'off'),
     trustProxy: trustProxy(env.TRUST_PROXY?.trim() ?? ''),
     analyticsBufferMax: integer(env, 'ANALYTICS_BUFFER_MAX', 100_000, 1, 100_000_000),
+    analyticsRetentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 400, 1, 100_000),
     geoipCityDb: existingFile('GEOIP_CITY_DB', env.GEOIP_CITY_DB?.trim()),
     rateLimitAnon: integer(env, 'RATE_LIMIT_ANON', 30, 0, RATE_LIMIT_MAX),
     rateLimitToken: integer(env, 'RATE_LIMIT_TOKEN', 600, 0, RATE_LIMIT_MAX),

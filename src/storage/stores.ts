@@ -196,6 +196,8 @@ export interface ClickEvent {
   /** ISO 3166-1 alpha-2. */
   readonly country: string | null;
   readonly city: string | null;
+  /** Visits this event stands for: identical ones within the same second are one event. */
+  readonly clicks: number;
 }
 
 /** Events numbered by their writer, like a ClickBatch: applied at most once per writer and number. */
@@ -211,6 +213,11 @@ export interface ClickCountQuery {
   readonly linkId?: number;
   readonly from: number;
   readonly to: number;
+  /**
+   * The start of a UTC day: the workspace's quarter-hour figures and raw events are kept from
+   * here on (ANALYTICS_RETENTION_DAYS); before it, only whole days are known.
+   */
+  readonly detailFrom: number;
 }
 
 /** Clicks in the slot of time that starts at `start` (epoch ms). */
@@ -246,8 +253,11 @@ export interface TopCount {
 export interface AnalyticsStore {
   /** Stores events with their link's account (any number of instances at once), at most once per batch number of a writer. */
   add(batch: ClickEventBatch): Promise<void>;
-  /** Clicks by people (bots excluded) per slot of `slotMs` milliseconds since the epoch; slots without clicks are left out. */
-  humanClicksBySlot(query: ClickCountQuery, slotMs: number): Promise<ClickSlot[]>;
+  /**
+   * Clicks by people (bots excluded) per quarter hour (UTC), and per UTC day before `detailFrom`;
+   * slots without clicks are left out.
+   */
+  humanClicksBySlot(query: ClickCountQuery): Promise<ClickSlot[]>;
   /**
    * Clicks per non-null value of the column (people's; bots' only for `bot`), most clicked first, then by value
    * (text by code point; link ids by number), at most `limit` (all without it).
@@ -255,6 +265,11 @@ export interface AnalyticsStore {
   topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]>;
   /** The most clicked `browser_version` of each of these browsers (people's clicks); ties go to the lowest version text. */
   topBrowserVersions(query: ClickCountQuery, browsers: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Retention: events before `cutoff` (the start of a UTC day) become their links' day figures
+   * and are deleted, and so are the workspaces' quarter-hour figures before it; day figures stay.
+   */
+  expire(cutoff: number): Promise<void>;
 }
 
 export interface AccountRecord {
