@@ -1,5 +1,6 @@
 // The composition root: the one place that builds the services, for the server
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
+import { BlocklistService } from './abuse/blocklist-service.js';
 import { AccountService } from './accounts/account-service.js';
 import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
@@ -47,17 +48,20 @@ export interface Services {
   readonly analytics: AnalyticsService;
   /** ANALYTICS_RETENTION_DAYS, applied while the server runs. */
   readonly retention: AnalyticsRetention;
+  /** The destination blocklist (held in memory and kept fresh once the server starts it). */
+  readonly blocklist: BlocklistService;
 }
 
 /** The services every entry point uses, on an open, migrated database. */
-export function createServices(config: Config, database: Database, shared: SharedState, log: Log): Services {
+export function createServices(config: Config, database: Database, shared: Pick<SharedState, 'changes'>, log: Log): Services {
   const changes = new LinkChangeFeed(database.changes, log, shared.changes);
   const accounts = new AccountService(database.accounts);
   const domains = new DomainService(config, database.domains, database.links);
-  const links = new LinkService(config, database.links, domains, changes);
+  const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
+  const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, domains, links, changes, analytics, retention };
+  return { accounts, domains, links, changes, analytics, retention, blocklist };
 }
 
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
@@ -72,10 +76,10 @@ export interface Redirects {
 export function createRedirects(
   config: Config,
   database: Database,
-  services: Pick<Services, 'changes' | 'domains' | 'retention'>,
+  services: Pick<Services, 'changes' | 'domains' | 'retention' | 'blocklist'>,
   log: Log,
 ): Redirects {
-  const { changes, domains, retention } = services;
+  const { changes, domains, retention, blocklist } = services;
   const cache = new RedirectCache({
     max: config.cacheSize,
     ttlMs: config.cacheTtlMs,
@@ -92,7 +96,13 @@ export function createRedirects(
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
-  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), observers, domainRedirects);
+  const pipeline = new RedirectPipeline(
+    new LinkResolver(database.links, cache),
+    redirectAnswers(config),
+    observers,
+    domainRedirects,
+    blocklist.hosts,
+  );
   return {
     pipeline,
     async start() {
@@ -101,6 +111,8 @@ export function createRedirects(
       const indexed = cache.loadIndex();
       if (indexed > 0) log.info({ links: indexed }, 'link index loaded');
       await domainRedirects.start(config.changePollMs);
+      // Blocked destinations: read now, and again whenever the list changes (every CHANGE_POLL_MS).
+      await blocklist.start(config.changePollMs);
       clicks.start(config.clickFlushMs);
       events?.start(config.clickFlushMs);
       retention.start(RETENTION_CHECK_MS);
@@ -109,6 +121,7 @@ export function createRedirects(
     async stop() {
       changes.stop();
       domainRedirects.stop();
+      blocklist.stop();
       await Promise.all([clicks.stop(), events?.stop(), retention.stop()]);
     },
   };

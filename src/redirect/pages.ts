@@ -1,4 +1,5 @@
 // The few HTML pages a visitor of a short URL can see. Static: nothing from the request is echoed.
+import { createHash } from 'node:crypto';
 
 /**
  * The web app's palette (web/src/styles.css, between its palette markers), the same values: a unit test
@@ -25,6 +26,27 @@ const STYLE =
   'input:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}' +
   '.error{color:var(--error);font-weight:600}[aria-invalid=true]{border:2px solid var(--error)}';
 
+/**
+ * The security headers of every HTML page Brief serves (what @fastify/helmet would set, as
+ * flat name/value pairs written once, so the node:http fast path sends them at no cost): no
+ * script may run, the one style is allowed by its hash, no framing, no sniffing, no referrer.
+ * No `form-action`: browsers apply it to the password form's 303 to the destination too.
+ */
+export const PAGE_SECURITY_HEADERS: readonly string[] = Object.freeze([
+  'content-security-policy',
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; frame-ancestors 'none'`,
+  'x-content-type-options',
+  'nosniff',
+  'x-frame-options',
+  'DENY',
+  'referrer-policy',
+  'no-referrer',
+  'cross-origin-opener-policy',
+  'same-origin',
+  'cross-origin-resource-policy',
+  'same-origin',
+]);
+
 function page(title: string, body: string): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
@@ -36,6 +58,7 @@ function page(title: string, body: string): string {
 export const NOT_FOUND_PAGE = page('Link not found', '<p>This short link does not exist or has been deleted.</p>');
 export const BLOCKED_PAGE = page('Link disabled', '<p>This short link has been disabled by the administrator.</p>');
 export const EXPIRED_PAGE = page('Link expired', '<p>This short link has expired.</p>');
+export const TOO_MANY_ATTEMPTS_PAGE = page('Too many attempts', '<p>Too many passwords were tried for this link. Wait a minute, then try again.</p>');
 
 /**
  * The form of a password-protected link. It posts to its own address (no `action`), so

@@ -152,11 +152,20 @@ export class SqlLinkStore implements LinkStore {
     });
   }
 
-  setStatus(link: LinkRecord, status: LinkStatus): Promise<void> {
+  setStatus(link: LinkRecord, status: LinkStatus, reason: string | null = null): Promise<void> {
     return this.connection.write(async (db) => {
-      await db.updateTable('links').set({ status }).where('id', '=', link.id).execute();
+      await db
+        .updateTable('links')
+        .set({ status, block_reason: status === 'blocked' ? reason : null })
+        .where('id', '=', link.id)
+        .execute();
       await recordChange(db, link);
     });
+  }
+
+  async blockReasonOf(linkId: number): Promise<string | null> {
+    const row = await this.connection.db.selectFrom('links').select('block_reason').where('id', '=', linkId).executeTakeFirst();
+    return row?.block_reason ?? null;
   }
 
   update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined> {

@@ -122,8 +122,10 @@ export interface LinkStore {
   findByCode(code: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined>;
   /** Marks a live link deleted and records the change; false when it was not live any more. */
   markDeleted(link: LinkRecord): Promise<boolean>;
-  /** Sets a link's status and records the change. */
-  setStatus(link: LinkRecord, status: LinkStatus): Promise<void>;
+  /** Sets a link's status (with the administrator's reason, kept while blocked) and records the change. */
+  setStatus(link: LinkRecord, status: LinkStatus, reason?: string | null): Promise<void>;
+  /** Why the link was blocked, as the administrator said; null when not said (or not blocked). */
+  blockReasonOf(linkId: number): Promise<string | null>;
   /** Applies an edit and records the change; the link as it is now, or undefined when it is not live any more. */
   update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined>;
   /** An account's live links, newest first, with their clicks, and how many there are. */
@@ -332,4 +334,22 @@ export interface DomainStore {
   updateSettings(hostname: string, settings: Partial<DomainSettings>): Promise<boolean>;
   /** false when there was no such domain. */
   remove(hostname: string): Promise<boolean>;
+}
+
+/** A host on the blocklist, as stored. */
+export interface BlockedHost {
+  readonly host: string;
+  readonly createdAt: number;
+}
+
+/** The destination blocklist every instance reads (`brief blocklist`). */
+export interface BlocklistStore {
+  /** Adds a host; false when it was there already. */
+  add(host: string): Promise<boolean>;
+  /** Removes a host; false when it was not there. */
+  remove(host: string): Promise<boolean>;
+  /** Every host, in order. */
+  all(): Promise<BlockedHost[]>;
+  /** A token that changes whenever the list does: polled, so the list is read again only then. */
+  version(): Promise<string>;
 }

@@ -61,6 +61,8 @@ export interface LinkTable {
   updated_at: number | null;
   /** In the dedupe index (v2, and v3 with reuseExisting); 0/1 on SQLite. */
   reusable: Generated<boolean | number>;
+  /** Why an administrator blocked the link (`brief link block --reason`); null when not given or not blocked. */
+  block_reason: string | null;
 }
 
 /** Clicks per link, added to by every instance's click counter; no row means no clicks yet. */
@@ -119,6 +121,14 @@ export interface LinkChangeTable {
   created_at: number;
 }
 
+/** Destination hosts no link may point to (`brief blocklist`); a host covers its subdomains. */
+export interface BlockedHostTable {
+  id: Generated<number>;
+  /** Lower-case, punycode: as a normalized URL's hostname. */
+  host: string;
+  created_at: number;
+}
+
 export interface Tables {
   accounts: AccountTable;
   tokens: TokenTable;
@@ -129,6 +139,7 @@ export interface Tables {
   link_changes: LinkChangeTable;
   click_events: ClickEventTable;
   click_rollups: ClickRollupTable;
+  blocked_hosts: BlockedHostTable;
 }
 
 export type LinkRow = Selectable<LinkTable>;
