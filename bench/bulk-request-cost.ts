@@ -41,7 +41,9 @@ const before = process.cpuUsage();
 for (let i = 0; i < requests; i++) await send();
 const cpu = process.cpuUsage(before);
 const made = requests * BULK_ITEMS;
-console.log(`${made} links in ${requests} requests: CPU ${((cpu.user + cpu.system) / made).toFixed(1)} µs/link (user ${(cpu.user / made).toFixed(1)}, system ${(cpu.system / made).toFixed(1)})`);
+console.log(
+  `${made} links in ${requests} requests: CPU ${((cpu.user + cpu.system) / made).toFixed(1)} µs/link (user ${(cpu.user / made).toFixed(1)}, system ${(cpu.system / made).toFixed(1)})`,
+);
 if (pauseMs > 0) process.exit(0);
 await app.close();
 await database.close();
