@@ -1,5 +1,6 @@
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BriefError, type FieldError } from '../errors.js';
 import { NOT_FOUND_PAGE } from '../redirect/pages.js';
@@ -82,6 +83,34 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request took too long to arrive']
         : [400, 'The request is not valid HTTP'];
+  refuseOnSocket(socket, status, message);
+  socket.destroy(error);
+}
+
+/**
+ * node:http's `connect` event: a CONNECT request (a client taking Brief for a proxy), which
+ * node:http would otherwise answer by closing the connection without a word.
+ */
+export function connectRefusal(_request: IncomingMessage, socket: Duplex): void {
+  refuseOnSocket(socket, 400, 'CONNECT is not supported: Brief is not a proxy');
+  socket.destroy();
+}
+
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 §3.2). node:http's own refusal of a request without
+ * one (`requireHostHeader`) is a bare 400; the server turns that off and calls this instead.
+ * Returns true when it answered.
+ */
+export function refuseMissingHost(request: IncomingMessage, response: ServerResponse): boolean {
+  if (request.headers.host !== undefined || request.httpVersion !== '1.1') return false;
+  const body = JSON.stringify(httpError('E_BAD_REQUEST', 'The Host header is required'));
+  response.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
+  return true;
+}
+
+/** Writes an error answer in the documented shape straight on a socket that Fastify never saw. */
+function refuseOnSocket(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(httpError('E_BAD_REQUEST', message));
   if (socket.writable) {
     socket.write(
@@ -89,7 +118,6 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
-  socket.destroy(error);
 }
 
 /** Turns the first JSON-schema error into our validation error, with messages in the v2 style. */

@@ -12,6 +12,12 @@ const reservedWord = fc
   .tuple(fc.constantFrom(...RESERVED_SLUGS), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }))
   .map(([word, upper]) => [...word].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
 
+/** assert.throws' check: the error is a validation error on `slug`. */
+function refusedAsSlug(error: unknown): true {
+  expectValidationError(error, 'slug');
+  return true;
+}
+
 describe('validateSlug (property)', () => {
   it('answers any string with the slug itself or a validation error on `slug`', () => {
     fc.assert(
@@ -42,20 +48,10 @@ describe('validateSlug (property)', () => {
   });
 
   it('refuses reserved words in any case, and anything longer than 64', () => {
-    fc.assert(
-      fc.property(reservedWord, (word) =>
-        assert.throws(
-          () => validateSlug(word),
-          (e) => (expectValidationError(e, 'slug'), true),
-        ),
-      ),
-    );
+    fc.assert(fc.property(reservedWord, (word) => assert.throws(() => validateSlug(word), refusedAsSlug)));
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...SLUG_CHARS), minLength: SLUG_MAX_LENGTH + 1, maxLength: 500 }), (slug) =>
-        assert.throws(
-          () => validateSlug(slug),
-          (e) => (expectValidationError(e, 'slug'), true),
-        ),
+        assert.throws(() => validateSlug(slug), refusedAsSlug),
       ),
     );
   });
