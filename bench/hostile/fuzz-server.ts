@@ -6,10 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { loadConfig } from '../../src/config.js';
+import { createServices, openMigratedDatabase } from '../../src/services.js';
+import { LocalChangeBus } from '../../src/shared-state/change-bus.js';
 import { type RunningServer, startBrief } from '../servers.js';
 import type { FuzzTargets } from './requests.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+
 /** The default short domain; requests carry it as their Host. */
 export const FUZZ_HOST = 'brief.fuzz';
 export const PRIVATE_DOMAIN = 'own.fuzz';
@@ -24,21 +28,29 @@ export interface FuzzServer {
   close(): Promise<void>;
 }
 
-/** `brief …args` on the server's database; its standard output. */
-export async function brief(env: Record<string, string>, ...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/main.js'), ...args], {
-    env: { ...process.env, ...env },
-    timeout: 60_000,
-  });
-  return stdout;
-}
-
-/** Makes an account with a token (and a private domain), returning the token. */
-export async function accountWithToken(env: Record<string, string>, name: string, domain?: string): Promise<string> {
-  await brief(env, 'account', 'create', name);
-  const token = (await brief(env, 'token', 'create', name)).trim().split('\n').at(-1)!;
-  if (domain) await brief(env, 'domain', 'add', `http://${domain}`, '--account', name);
-  return token;
+/**
+ * Migrates the database of `env` and makes accounts with a token each (the first with a
+ * private domain), in this process through the services, as the CLI would: one process
+ * instead of one per command. Returns the tokens.
+ */
+export async function prepareDatabase(env: Record<string, string>, names: string[], domain?: string): Promise<string[]> {
+  const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+  const database = await openMigratedDatabase(config);
+  const bus = new LocalChangeBus();
+  const quiet = { info: () => {}, warn: () => {} };
+  const { accounts, domains } = createServices(config, database, { changes: bus, close: () => bus.close() }, quiet);
+  try {
+    const tokens: string[] = [];
+    for (const [i, name] of names.entries()) {
+      const account = await accounts.create(name);
+      tokens.push((await accounts.createToken(name)).token);
+      if (i === 0 && domain) await domains.add(`http://${domain}`, account.id);
+    }
+    return tokens;
+  } finally {
+    await bus.close();
+    await database.close();
+  }
 }
 
 export async function startFuzzServer(extraEnv: Record<string, string> = {}): Promise<FuzzServer> {
@@ -46,9 +58,7 @@ export async function startFuzzServer(extraEnv: Record<string, string> = {}): Pr
   const dbFile = path.join(dir, 'brief.db');
   // Analytics on, and forwarded addresses believed: the headers a visit carries are parsed too.
   const env = { DATABASE_URL: `sqlite:${dbFile}`, BASE_URL: `http://${FUZZ_HOST}`, ANALYTICS: 'full', TRUST_PROXY: 'loopback', ...extraEnv };
-  await brief(env, 'migrate');
-  const token = await accountWithToken(env, 'fuzz', PRIVATE_DOMAIN);
-  const other = await accountWithToken(env, 'other');
+  const [token, other] = (await prepareDatabase(env, ['fuzz', 'other'], PRIVATE_DOMAIN)) as [string, string];
   const server = await startBrief('fuzz', { dbFile, domain: FUZZ_HOST, env });
   const origin = `http://127.0.0.1:${server.port}`;
   const links: Array<{ domain: string; key: string }> = [];
@@ -72,7 +82,11 @@ export async function startFuzzServer(extraEnv: Record<string, string> = {}): Pr
     ]),
   });
   for (const item of (await bulk.json()) as Array<{ domain: string; slug: string }>) links.push({ domain: item.domain, key: item.slug });
-  await brief(env, 'link', 'block', `${FUZZ_HOST}/blocked`);
+  // The CLI's `link block`: a change the server hears of through the link_changes feed.
+  await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/main.js'), 'link', 'block', `${FUZZ_HOST}/blocked`], {
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
   return {
     server,
     dir,
