@@ -39,7 +39,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (API_PREFIX.test(request.url)) {
+    if (API_PREFIX.test(request.url) || API_PREFIX.test(unreservedDecoded(request.url))) {
       return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(httpError('E_ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url.split('?')[0]}`));
     }
     return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
@@ -48,6 +48,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 /** Under the API's prefixes every answer is JSON, an unknown path's too (clients parse every response). */
 const API_PREFIX = /^\/v[23](?:[/?]|$)/;
+
+/**
+ * The path with percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2: `/%76%32/`
+ * is `/v2/`), as the router reads it: an unknown path under an encoded prefix is still the API's.
+ */
+function unreservedDecoded(url: string): string {
+  if (!url.includes('%')) return url;
+  return url.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+  });
+}
 
 /** The documented error body: `{ message, code }`, plus `errors` for validation. */
 function errorBody(error: BriefError): { message: string; code: string; errors?: FieldError[] } {

@@ -30,7 +30,9 @@ describe('hostile input against the server process', () => {
     await fuzz?.close();
   });
 
-  it('5,000 generated hostile requests: no 5xx, every /v2 and /v3 error as {message, code}, the server still serving', { timeout: 120_000 }, async () => {
+  it('5,000 generated hostile requests: no 5xx, every /v2 and /v3 error as {message, code}, the server still serving', {
+    timeout: 120_000,
+  }, async () => {
     const report = await runFuzz({
       port: fuzz.server.port,
       targets: fuzz.targets,
@@ -46,7 +48,8 @@ describe('hostile input against the server process', () => {
     assert.deepEqual(failures, [], JSON.stringify(report.problems.slice(0, 3), null, 2));
     assert.equal(fuzz.server.child.exitCode, null);
     // The mix reached past the HTTP parser: successes, validation errors and refusals by the parser all occur.
-    for (const status of ['200', '400', '401', '404', '422']) assert.ok((report.byStatus[status] ?? 0) > 0, `no ${status} in ${JSON.stringify(report.byStatus)}`);
+    for (const status of ['200', '400', '401', '404', '422'])
+      assert.ok((report.byStatus[status] ?? 0) > 0, `no ${status} in ${JSON.stringify(report.byStatus)}`);
   });
 
   it('answers an HTTP/1.1 request without Host with 400 E_BAD_REQUEST as JSON, not a bare 400', async () => {
@@ -60,6 +63,15 @@ describe('hostile input against the server process', () => {
     // HTTP/1.0 has no Host requirement: the API answers it as any other request.
     const old = parseResponse(await exchange(fuzz.server.port, 'GET /v2/shorten-domains HTTP/1.0\r\n\r\n'), false);
     assert.equal(old.status, 200);
+  });
+
+  it('answers an unknown path under a percent-encoded /v2 or /v3 as the API does: JSON E_ROUTE_NOT_FOUND', async () => {
+    for (const target of ['/%76%32/nothing', '/v%33/shorten/nothing', '/%76%32']) {
+      const response = await fetch(`http://127.0.0.1:${fuzz.server.port}${target}`);
+      assert.equal(response.status, 404, target);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/, target);
+      assert.equal(((await response.json()) as { code: string }).code, 'E_ROUTE_NOT_FOUND');
+    }
   });
 
   it('answers CONNECT with 400 E_BAD_REQUEST as JSON instead of closing the connection without a word', async () => {
