@@ -6,9 +6,9 @@ export const API_PATH = /^\/v[23](?:[/?]|$)/;
 
 /** `%76%32` is `v2` (RFC 3986 §6.2.2.2): percent-encoded unreserved characters decoded. */
 export function unreservedDecoded(path: string): string {
-  return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+    return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
   });
 }
 

@@ -55,9 +55,9 @@ const API_PREFIX = /^\/v[23](?:[/?]|$)/;
  */
 function unreservedDecoded(url: string): string {
   if (!url.includes('%')) return url;
-  return url.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+  return url.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+    return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
   });
 }
 
