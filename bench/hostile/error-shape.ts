@@ -4,9 +4,12 @@
 /** The API's paths (as the server's not-found handling reads them): every error there is JSON. */
 export const API_PATH = /^\/v[23](?:[/?]|$)/;
 
-/** `%76%32` is `v2` (RFC 3986 §6.2.2.2): percent-encoded unreserved characters decoded. */
-export function unreservedDecoded(path: string): string {
-  return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+/**
+ * The path as a router reads it: an absolute-form target without its origin, and
+ * percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2: `%76%32` is `v2`).
+ */
+export function routedPath(path: string): string {
+  return path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
     return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
   });
@@ -27,7 +30,7 @@ export interface ErrorBody {
 export function answerProblem(method: string, path: string, status: number, contentType: string | undefined, body: string): string | null {
   if (status >= 500) return `${status}: ${body.slice(0, 200)}`;
   if (status < 100) return `no status (${status})`;
-  if (status < 400 || !API_PATH.test(unreservedDecoded(path))) return null;
+  if (status < 400 || !API_PATH.test(routedPath(path))) return null;
   if (!/^application\/json\b/i.test(contentType ?? '')) return `${status} with content type ${contentType ?? 'none'}`;
   return method === 'HEAD' ? null : errorBodyProblem(body);
 }

@@ -173,6 +173,9 @@ const pathTwist = fc.oneof(
       (p: string) => `${p};jsessionid=1`,
       (p: string) => p.replace(/\//g, '%2F'),
       (p: string) => `${p}/${'x'.repeat(20_000)}`,
+      (p: string) => `http://brief.fuzz${p}`, // absolute form
+      (p: string) => `HTTP://OTHER.EXAMPLE:80${p}`,
+      () => '*', // asterisk form
     ),
   },
 );

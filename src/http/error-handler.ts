@@ -39,7 +39,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (API_PREFIX.test(request.url) || API_PREFIX.test(unreservedDecoded(request.url))) {
+    if (API_PREFIX.test(request.url) || API_PREFIX.test(routedPath(request.url))) {
       return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(httpError('E_ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url.split('?')[0]}`));
     }
     return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
@@ -50,12 +50,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
 const API_PREFIX = /^\/v[23](?:[/?]|$)/;
 
 /**
- * The path with percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2: `/%76%32/`
- * is `/v2/`), as the router reads it: an unknown path under an encoded prefix is still the API's.
+ * The path as the router reads it: an absolute-form target (`http://host/v2/…`) without its
+ * origin, and percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2: `/%76%32/` is
+ * `/v2/`). An unknown path there is still the API's.
  */
-function unreservedDecoded(url: string): string {
-  if (!url.includes('%')) return url;
-  return url.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+function routedPath(url: string): string {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  if (!path.includes('%')) return path;
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
     return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
   });

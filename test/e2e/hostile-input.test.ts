@@ -74,6 +74,14 @@ describe('hostile input against the server process', () => {
     }
   });
 
+  it('answers an unknown path in absolute form (GET http://host/v2/…) as the API does: JSON E_ROUTE_NOT_FOUND', async () => {
+    const raw = `GET http://brief.fuzz/v2/nothing HTTP/1.1\r\nHost: brief.fuzz\r\nConnection: close\r\n\r\n`;
+    const answer = parseResponse(await exchange(fuzz.server.port, raw), false);
+    assert.equal(answer.status, 404);
+    assert.match(answer.contentType ?? '', /^application\/json/);
+    assert.equal(JSON.parse(answer.body).code, 'E_ROUTE_NOT_FOUND');
+  });
+
   it('answers CONNECT with 400 E_BAD_REQUEST as JSON instead of closing the connection without a word', async () => {
     const answer = parseResponse(await exchange(fuzz.server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'), false);
     assert.equal(answer.status, 400);
