@@ -8,6 +8,7 @@ import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { createAuthenticator, createWorkspaceCaller } from './http/auth.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
+import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { qrRoutes } from './qr/routes.js';
@@ -68,6 +69,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const authenticate = createAuthenticator(services.accounts);
 
   registerErrorHandling(app);
+  refuseNonFiniteNumbers(app);
   registerApiDocs(app);
   app.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
   app.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });

@@ -19,7 +19,7 @@ const KNOWN = [
   'https://example.com/', 'http://example.com/a?b=c#d', 'https://bücher.example/ü', 'http://127.0.0.1:8080', 'https://[::1]/x',
   'mailto:a@b.c', 'javascript:alert(1)', 'data:text/html,hi', 'launch', 'v2', 'docs', 'svg', 'png', 'M', 'H', '7d', '24h', '1m',
   'day', 'hour', 'all', 'public', 'private', 'Europe/Paris', 'UTC', 'Mars/Olympus', 'true', 'false', '1', '0', '256', '64',
-  '2048', '2049', '99999999999999999999', '9007199254740993', '1e20', '1e300', '-0', '1.0', '0x10', '#000', 'ffffff00', '2099-01-01T00:00:00Z', '1999-01-01T00:00:00Z', '2099-13-45T99:99:99+99:99', 'undefined',
+  '2048', '2049', '99999999999999999999', '9007199254740993', '1e20', '1e300', '1e400', '-0', '1.0', '0x10', '#000', 'ffffff00', '2099-01-01T00:00:00Z', '1999-01-01T00:00:00Z', '2099-13-45T99:99:99+99:99', 'undefined',
 ];
 
 export const nastyChar = fc.constantFrom(...NASTY);

@@ -13,11 +13,25 @@ import { ERROR_STATUS } from '../../src/http/error-status.js';
 import { BASE_HOST, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
-const RUNS_PER_ROUTE = 60;
+const RUNS_PER_ROUTE = Number(process.env.RUNS_PER_ROUTE ?? 60);
 
-/** What app.inject can carry: a method node:http knows, headers as an object. */
+/**
+ * What app.inject can carry: a method node:http knows, and a target its URL parser takes (it
+ * resolves `/\\` and dot segments itself; the fuzz over real HTTP sends those as they are).
+ */
 function injectable(request: HostileRequest): boolean {
-  return !request.raw && http.METHODS.includes(request.method) && request.method !== 'CONNECT';
+  if (request.raw || !http.METHODS.includes(request.method) || request.method === 'CONNECT') return false;
+  try {
+    injectedPath(request.target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The path the app receives from app.inject: light-my-request's URL parser has resolved it. */
+function injectedPath(target: string): string {
+  return new URL(target.startsWith('//') ? `http://localhost${target}` : target, 'http://localhost').pathname;
 }
 
 function headersOf(request: HostileRequest): Record<string, string> {
@@ -75,7 +89,7 @@ for (const dialect of dialects) {
               headers: headersOf(request),
               payload: request.body,
             });
-            const path = request.target.split('?')[0]!;
+            const path = injectedPath(request.target);
             const contentType = response.headers['content-type'] as string | undefined;
             const problem = answerProblem(request.method, path, response.statusCode, contentType, response.body);
             assert.equal(problem, null, `${op.method} ${op.path}: ${problem}`);
@@ -86,7 +100,7 @@ for (const dialect of dialects) {
                 assert.equal(response.statusCode, ERROR_STATUS[code], `${code} answered ${response.statusCode}`);
             }
           }),
-          { numRuns: RUNS_PER_ROUTE },
+          { numRuns: RUNS_PER_ROUTE, includeErrorInReport: true },
         );
       }
     });
