@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { hostileText } from '../../bench/hostile/hostile-values.js';
 import { LINK_KEY, SLUG_MAX_LENGTH } from '../../src/links/codes.js';
 import { parseLinkReference } from '../../src/links/link-reference.js';
-import { hostileText } from './arbitraries.js';
 
 const DEFAULT = 'short.test';
 const key = fc.string({ unit: fc.constantFrom(...'ABCxyz019_-'), minLength: 1, maxLength: SLUG_MAX_LENGTH });

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { hostileText } from '../../bench/hostile/hostile-values.js';
 import { generateCode, LINK_KEY, RESERVED_SLUGS, SLUG_MAX_LENGTH, validateSlug } from '../../src/links/codes.js';
-import { expectValidationError, hostileText } from './arbitraries.js';
+import { expectValidationError } from './validation-error.js';
 
 const SLUG_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 const slugShaped = fc.string({ unit: fc.constantFrom(...SLUG_CHARS), minLength: 1, maxLength: SLUG_MAX_LENGTH });
