@@ -19,6 +19,9 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'live-links': { type: 'string', default: '2000' },
     out: { type: 'string' },
+    // For the server process, e.g. --node-arg=--heapsnapshot-signal=SIGUSR2 to look at what grows.
+    'node-arg': { type: 'string', multiple: true, default: [] },
+    analytics: { type: 'string', default: 'full' },
   },
 });
 const durationMs = Number(values.minutes) * 60_000;
@@ -28,9 +31,10 @@ const MB = 2 ** 20;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-soak-'));
 const dbFile = path.join(dir, 'brief.db');
-const env = { DATABASE_URL: `sqlite:${dbFile}`, BASE_URL: `http://${FUZZ_HOST}`, ANALYTICS: 'full' };
+const env = { DATABASE_URL: `sqlite:${dbFile}`, BASE_URL: `http://${FUZZ_HOST}`, ANALYTICS: values.analytics };
 const [token] = (await prepareDatabase(env, ['soak'])) as [string];
-const server = await startBrief('soak', { dbFile, domain: FUZZ_HOST, env });
+const server = await startBrief('soak', { dbFile, domain: FUZZ_HOST, env, nodeArgs: values['node-arg'] });
+console.log(`soak: server pid ${server.child.pid}, port ${server.port}`);
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(values.concurrency) });
 
 interface Answer {
