@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inPowersOfTwo, paddedList } from './batch-shapes.js';
 import { claimBatch } from './click-writes.js';
 import type { Connection } from './connection.js';
 import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from './stores.js';
@@ -13,7 +14,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
       if (!(await claimBatch(trx, batch.writer, batch.seq))) return;
       const ids = [...new Set(batch.events.map((event) => event.linkId))];
       if (ids.length === 0) return;
-      const links = await trx.selectFrom('links').select(['id', 'account_id']).where('id', 'in', ids).execute();
+      const links = await trx.selectFrom('links').select(['id', 'account_id']).where('id', 'in', paddedList(ids)).execute();
       const owners = new Map(links.map((link) => [Number(link.id), link.account_id]));
       const rows: Array<Omit<ClickEventTable, 'id'>> = [];
       for (const event of batch.events) {
@@ -36,7 +37,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
           city: event.city,
         });
       }
-      if (rows.length > 0) await trx.insertInto('click_events').values(rows).execute();
+      for (const chunk of inPowersOfTwo(rows)) await trx.insertInto('click_events').values(chunk).execute();
     });
   }
 
@@ -77,7 +78,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
     const rows = await this.events(query)
       .select(['browser', 'browser_version', clicks.as('clicks')])
       .where('bot', 'is', null)
-      .where('browser', 'in', [...browsers])
+      .where('browser', 'in', paddedList(browsers))
       .where('browser_version', 'is not', null)
       .groupBy(['browser', 'browser_version'])
       .orderBy(clicks, 'desc')

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { inPowersOfTwo } from './batch-shapes.js';
 import type { ClickBatch } from './stores.js';
 import type { Tables } from './tables.js';
 
@@ -12,11 +13,14 @@ const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
  */
 export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks }: ClickBatch): Promise<void> {
   if (!(await claimBatch(trx, writer, seq))) return; // applied before: the attempt that seemed to fail had committed
-  await trx
-    .insertInto('link_clicks')
-    .values(clicks.map(([link_id, n]) => ({ link_id, clicks: n })))
-    .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
-    .execute();
+  // A batch's links are distinct, so its chunks never update the same row twice.
+  for (const chunk of inPowersOfTwo(clicks)) {
+    await trx
+      .insertInto('link_clicks')
+      .values(chunk.map(([link_id, n]) => ({ link_id, clicks: n })))
+      .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
+      .execute();
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
+import { paddedList } from './batch-shapes.js';
 import type { Connection } from './connection.js';
 import type { CountedLink, CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, LinkTarget, NewLink, SyncLinkReads } from './stores.js';
 import type { LinkRow, Tables } from './tables.js';
@@ -221,7 +222,7 @@ export class SqlLinkStore implements LinkStore {
       .selectFrom('links')
       .selectAll()
       .where('account_id', '=', accountId)
-      .where('id', 'in', [...ids])
+      .where('id', 'in', paddedList(ids))
       .execute();
     return rows.map(toLinkRecord);
   }
