@@ -28,7 +28,15 @@ interface Acknowledged {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-crash-'));
 const dbFile = path.join(dir, 'brief.db');
-const env = { DATABASE_URL: `sqlite:${dbFile}`, BASE_URL: `http://${FUZZ_HOST}` };
+// Rate limits off: the write load comes from one token, as fast as the server acknowledges.
+const env = {
+  DATABASE_URL: `sqlite:${dbFile}`,
+  BASE_URL: `http://${FUZZ_HOST}`,
+  RATE_LIMIT_ANON: '0',
+  RATE_LIMIT_TOKEN: '0',
+  RATE_LIMIT_READ: '0',
+  RATE_LIMIT_PASSWORD: '0',
+};
 const [token] = (await prepareDatabase(env, ['crash'])) as [string];
 const acknowledged: Acknowledged[] = [];
 let serial = 0;

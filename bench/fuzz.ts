@@ -22,6 +22,7 @@ try {
   const report = await runFuzz({
     port: fuzz.server.port,
     targets: fuzz.targets,
+    checkToken: fuzz.checkToken,
     requests: Number(values.requests),
     concurrency: Number(values.concurrency),
     seed: Number(values.seed),

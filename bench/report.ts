@@ -29,6 +29,8 @@ export interface BenchResults {
   preloadSeconds: number;
   /** CPU µs per request of each process tried for a server; the fastest was measured. */
   processProbes: Record<string, number[]>;
+  /** The analytics queries over a loaded workspace (bench/analytics-queries.ts), when run. */
+  analyticsQueries?: { events: number; loadSeconds: number; databaseMB: number; topCountriesMs: number; clicksMs: number };
 }
 
 export function markdownTable(r: BenchResults): string {
@@ -49,6 +51,14 @@ export function markdownTable(r: BenchResults): string {
     `| SQLite bytes per link, preloaded (${r.sqlite.preloaded!.links} links) | ${r.sqlite.preloaded!.bytesPerLink} |`,
     `| SQLite bytes per link, after the run (${r.sqlite.afterRun!.links} links) | ${r.sqlite.afterRun!.bytesPerLink} |`,
   ];
+  const q = r.analyticsQueries;
+  if (q) {
+    lines.push(
+      `| analytics: top-countries, 30 days, ${q.events} events (median of 5) | ${q.topCountriesMs} ms |`,
+      `| analytics: clicks by day, 30 days, ${q.events} events (median of 5) | ${q.clicksMs} ms |`,
+      `| analytics: SQLite file with ${q.events} events and their rollups | ${q.databaseMB} MB |`,
+    );
+  }
   return lines.join('\n');
 }
 

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type AnalyticsQueryResult, benchAnalyticsQueries } from './analytics-queries.js';
 import { linkKey } from './link-keys.js';
 import { type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';
@@ -19,14 +20,15 @@ const option = (name: string) => {
 
 const mode = flag('--smoke') ? 'smoke' : flag('--quick') ? 'quick' : 'full';
 const settings = {
-  full: { links: 1_000_000, rounds: 3, seconds: 5, warmup: 2, copies: 3, probeSeconds: 2 },
-  quick: { links: 20_000, rounds: 2, seconds: 2, warmup: 1, copies: 1, probeSeconds: 1 },
-  smoke: { links: 1_000, rounds: 1, seconds: 1, warmup: 0, copies: 1, probeSeconds: 1 },
+  full: { links: 1_000_000, rounds: 3, seconds: 5, warmup: 2, copies: 3, probeSeconds: 2, events: 10_000_000 },
+  quick: { links: 20_000, rounds: 2, seconds: 2, warmup: 1, copies: 1, probeSeconds: 1, events: 500_000 },
+  smoke: { links: 1_000, rounds: 1, seconds: 1, warmup: 0, copies: 1, probeSeconds: 1, events: 10_000 },
 }[mode];
 if (option('--links')) settings.links = Number(option('--links'));
 if (option('--seconds')) settings.seconds = Number(option('--seconds'));
 if (option('--rounds')) settings.rounds = Number(option('--rounds'));
 if (option('--copies')) settings.copies = Number(option('--copies'));
+if (option('--events')) settings.events = Number(option('--events'));
 // --only "redirect cold,shorten new": run just these (and the baseline), e.g. to profile one path.
 const only = option('--only')?.split(',');
 const scenarioList = SCENARIOS.filter((s) => !only || s.name === 'baseline' || only.includes(s.name));
@@ -40,7 +42,9 @@ const serverEnv = Object.fromEntries(
 // --server DIR: benchmark another build of Brief (DIR/dist/main.js), e.g. an older commit.
 const serverDir = option('--server');
 // Only a default full run rewrites docs/benchmarks.md (or any run given --docs).
-const customized = ['--only', '--links', '--rounds', '--seconds', '--env', '--server', '--copies'].some((name) => option(name) !== undefined);
+const customized = ['--only', '--links', '--rounds', '--seconds', '--env', '--server', '--copies', '--events'].some(
+  (name) => option(name) !== undefined,
+);
 const SMALL_LINKS = 1_000;
 const CONNECTIONS = 50;
 const out = option('--out') ?? path.join(ROOT, 'bench/results/latest.json');
@@ -129,6 +133,14 @@ async function main(): Promise<void> {
     for (const server of Object.values(servers)) await server.stop();
   }
   const stored = bytesPerLink(bigDb);
+  // Analytics queries, with the servers stopped: `--only "analytics queries"` runs just this (and the baseline).
+  let analyticsQueries: AnalyticsQueryResult | undefined;
+  if (!only || only.includes('analytics queries')) {
+    analyticsQueries = await benchAnalyticsQueries(work, settings.events);
+    log(
+      `analytics queries over ${analyticsQueries.events} events: top-countries ${analyticsQueries.topCountriesMs} ms, clicks ${analyticsQueries.clicksMs} ms`,
+    );
+  }
   fs.rmSync(work, { recursive: true, force: true });
 
   const scenarios: ScenarioResult[] = scenarioList.map((s) => aggregate(s.name, runs.get(s.name)!, s.itemsPerRequest));
@@ -148,6 +160,7 @@ async function main(): Promise<void> {
     sqlite: { preloaded, afterRun: stored },
     preloadSeconds,
     processProbes: Object.fromEntries(Object.entries(picked).map(([name, { probes }]) => [name, probes])),
+    analyticsQueries,
   };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

@@ -31,7 +31,16 @@ const MB = 2 ** 20;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-soak-'));
 const dbFile = path.join(dir, 'brief.db');
-const env = { DATABASE_URL: `sqlite:${dbFile}`, BASE_URL: `http://${FUZZ_HOST}`, ANALYTICS: values.analytics };
+// Rate limits off: this measures the server under load, not its refusals (one token makes every link).
+const env = {
+  DATABASE_URL: `sqlite:${dbFile}`,
+  BASE_URL: `http://${FUZZ_HOST}`,
+  ANALYTICS: values.analytics,
+  RATE_LIMIT_ANON: '0',
+  RATE_LIMIT_TOKEN: '0',
+  RATE_LIMIT_READ: '0',
+  RATE_LIMIT_PASSWORD: '0',
+};
 const [token] = (await prepareDatabase(env, ['soak'])) as [string];
 const server = await startBrief('soak', { dbFile, domain: FUZZ_HOST, env, nodeArgs: values['node-arg'] });
 console.log(`soak: server pid ${server.child.pid}, port ${server.port}`);

@@ -7,8 +7,10 @@ import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { createAuthenticator, createWorkspaceCaller } from './http/auth.js';
+import { cors, corsOptions } from './http/cors.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
 import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
+import { registerRateLimits } from './http/rate-limits.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { qrRoutes } from './qr/routes.js';
@@ -16,6 +18,7 @@ import { redirectFastPath } from './redirect/fast-path.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
+import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 
 export interface AppDeps {
   /** An open, migrated database. The app does not close it: whoever opened it does. */
@@ -24,6 +27,8 @@ export interface AppDeps {
   shared?: SharedState;
   /** Where log lines go (tests read them); standard output when not given. */
   logDestination?: DestinationStream;
+  /** The built web app; read from dist/web-app/ when not given. */
+  webApp?: WebApp;
 }
 
 /**
@@ -71,18 +76,32 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   registerErrorHandling(app);
   refuseNonFiniteNumbers(app);
   registerApiDocs(app);
-  app.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
-  app.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
-  app.register(qrRoutes(), { prefix: '/v2' });
-  const workspaceCaller = createWorkspaceCaller(authenticate, services.accounts);
-  app.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
-  app.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
-  app.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
-  app.register(redirectRoutes(redirects.pipeline));
+  // Before the routes: the limits attach to the routes they concern as those are declared.
+  registerRateLimits(app, config, shared.counters);
+  // The API's routes, in a context of their own with CORS (redirects and pages have none).
+  app.register(async (api) => {
+    await api.register(cors, corsOptions(config));
+    api.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
+    api.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
+    api.register(qrRoutes(), { prefix: '/v2' });
+    const workspaceCaller = createWorkspaceCaller(authenticate, services.accounts);
+    api.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
+    api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
+    api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
+  });
+  const webApp = deps.webApp ?? loadWebApp();
+  app.register(webAppRoutes(webApp, config.defaultDomain.hostname));
+  app.register(redirectRoutes(redirects.pipeline, appPage(webApp, config.defaultDomain.hostname)));
 
-  app.addHook('onReady', () => redirects.start());
+  // BLOCKLIST_FILE is read again on SIGHUP (while the app runs).
+  const reloadBlocklist = () => void services.blocklist.reloadFile();
+  app.addHook('onReady', async () => {
+    await Promise.all([redirects.start(), shared.counters.ready()]);
+    if (config.blocklistFile) process.on('SIGHUP', reloadBlocklist);
+  });
   // Fastify closes after in-flight requests finish; then what is counted is written.
   app.addHook('onClose', async () => {
+    process.off('SIGHUP', reloadBlocklist);
     await redirects.stop();
     if (!deps.shared) await shared.close();
   });

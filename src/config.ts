@@ -52,8 +52,24 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** Click events held in memory at most, waiting to be written; past it visits are dropped from analytics. */
   readonly analyticsBufferMax: number;
-  /** An operator's MMDB city database (checked at start; not read yet). */
+  /** Days raw click events (and quarter-hour figures) are kept; day figures outlive them. */
+  readonly analyticsRetentionDays: number;
+  /** An operator's MMDB city database: cities are recorded only with one (analytics/places.ts). */
   readonly geoipCityDb: string | undefined;
+  /** Links an anonymous caller may make a minute, per client address (a bulk call counts each link); 0: no limit. */
+  readonly rateLimitAnon: number;
+  /** Links a minute per bearer token; 0: no limit. */
+  readonly rateLimitToken: number;
+  /** Every other API call (lists, analytics, domains, QR codes, edits, deletes) a minute, per token or address; 0: no limit. */
+  readonly rateLimitRead: number;
+  /** Password attempts a minute per client address and protected link; 0: no limit. */
+  readonly rateLimitPassword: number;
+  /** ANONYMOUS_SHORTEN: whether callers without a token may make links at all. */
+  readonly anonymousShorten: boolean;
+  /** CORS_ORIGINS: the browser origins the API answers (`*`: any), never with credentials. */
+  readonly corsOrigins: '*' | readonly string[];
+  /** BLOCKLIST_FILE: destination hosts to refuse, one a line, read at start and on SIGHUP. */
+  readonly blocklistFile: string | undefined;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -110,8 +126,46 @@ export function loadConfig(env: Env = process.env): Config {
     analytics: analyticsLevel(env.ANALYTICS?.trim() || 'off'),
     trustProxy: trustProxy(env.TRUST_PROXY?.trim() ?? ''),
     analyticsBufferMax: integer(env, 'ANALYTICS_BUFFER_MAX', 100_000, 1, 100_000_000),
+    analyticsRetentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 400, 1, 100_000),
     geoipCityDb: existingFile('GEOIP_CITY_DB', env.GEOIP_CITY_DB?.trim()),
+    rateLimitAnon: integer(env, 'RATE_LIMIT_ANON', 30, 0, RATE_LIMIT_MAX),
+    rateLimitToken: integer(env, 'RATE_LIMIT_TOKEN', 600, 0, RATE_LIMIT_MAX),
+    rateLimitRead: integer(env, 'RATE_LIMIT_READ', 1200, 0, RATE_LIMIT_MAX),
+    rateLimitPassword: integer(env, 'RATE_LIMIT_PASSWORD', 10, 0, RATE_LIMIT_MAX),
+    anonymousShorten: onOff('ANONYMOUS_SHORTEN', env.ANONYMOUS_SHORTEN?.trim() || 'on'),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS?.trim() || '*'),
+    blocklistFile: existingFile('BLOCKLIST_FILE', env.BLOCKLIST_FILE?.trim()),
   });
+}
+
+const RATE_LIMIT_MAX = 1_000_000_000;
+
+function onOff(name: string, raw: string): boolean {
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+  return raw === 'on';
+}
+
+/** `*`, or origins (scheme://host[:port]) separated by commas. */
+function corsOrigins(raw: string): '*' | readonly string[] {
+  if (raw === '*') return '*';
+  const origins = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        // refused below
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '').toLowerCase()) {
+        throw new ConfigError(`CORS_ORIGINS must be * or origins such as https://app.example.com separated by commas, got "${entry}"`);
+      }
+      return url.origin;
+    });
+  if (origins.length === 0) throw new ConfigError('CORS_ORIGINS must be * or origins separated by commas');
+  return Object.freeze(origins);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

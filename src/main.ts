@@ -166,10 +166,11 @@ const link = program.command('link').description('administer links (LINK: code, 
 link
   .command('block <link>')
   .description('disable a link: its redirect answers 410')
-  .action((ref: string) =>
+  .option('--reason <text>', 'why (kept with the link, shown by `brief link show`)')
+  .action((ref: string, options: { reason?: string }) =>
     withServices(async ({ links }) => {
-      const view = await links.setStatus(ref, 'blocked');
-      console.log(`blocked ${view.shortened}`);
+      const view = await links.setStatus(ref, 'blocked', options.reason);
+      console.log(`blocked ${view.shortened}${options.reason?.trim() ? ` (${options.reason.trim()})` : ''}`);
     }),
   );
 link
@@ -187,6 +188,38 @@ link
   .action((ref: string) =>
     withServices(async ({ links }) => {
       console.log(JSON.stringify(await links.show(ref), null, 2));
+    }),
+  );
+
+const blocklist = program
+  .command('blocklist')
+  .description('destination hosts no link may point to (a host covers its subdomains); every instance follows within a second');
+blocklist
+  .command('add <host>')
+  .description('block a host: shortening to it is refused, and existing links to it answer 410')
+  .action((host: string) =>
+    withServices(async ({ blocklist }) => {
+      const { host: added, added: isNew } = await blocklist.add(host);
+      console.log(isNew ? `blocked ${added} and its subdomains` : `${added} was already blocked`);
+    }),
+  );
+blocklist
+  .command('remove <host>')
+  .description('take a host off the blocklist')
+  .action((host: string) =>
+    withServices(async ({ blocklist }) => {
+      console.log(`unblocked ${await blocklist.remove(host)}`);
+    }),
+  );
+blocklist
+  .command('list')
+  .description('list the blocked hosts (and how many BLOCKLIST_FILE adds)')
+  .action(() =>
+    withServices(async ({ blocklist }) => {
+      const rows = await blocklist.list();
+      console.log(table(rows.map((r) => ({ host: r.host, added: when(r.createdAt) }))));
+      const listed = await blocklist.fileHosts();
+      if (listed.length > 0) console.log(`and ${listed.length} hosts from BLOCKLIST_FILE`);
     }),
   );
 

@@ -1,10 +1,12 @@
 // The composition root: the one place that builds the services, for the server
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
+import { BlocklistService } from './abuse/blocklist-service.js';
 import { AccountService } from './accounts/account-service.js';
+import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { clientAddress } from './analytics/client-address.js';
-import { bundledCountries } from './analytics/countries.js';
 import { VisitEnricher } from './analytics/enrich.js';
+import { bundledCountries, citiesIn } from './analytics/places.js';
 import { VisitRecorder } from './analytics/visit-recorder.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
@@ -44,16 +46,22 @@ export interface Services {
   readonly changes: LinkChangeFeed;
   /** Click analytics' figures (the events are recorded by the redirect side). */
   readonly analytics: AnalyticsService;
+  /** ANALYTICS_RETENTION_DAYS, applied while the server runs. */
+  readonly retention: AnalyticsRetention;
+  /** The destination blocklist (held in memory and kept fresh once the server starts it). */
+  readonly blocklist: BlocklistService;
 }
 
 /** The services every entry point uses, on an open, migrated database. */
-export function createServices(config: Config, database: Database, shared: SharedState, log: Log): Services {
+export function createServices(config: Config, database: Database, shared: Pick<SharedState, 'changes'>, log: Log): Services {
   const changes = new LinkChangeFeed(database.changes, log, shared.changes);
   const accounts = new AccountService(database.accounts);
   const domains = new DomainService(config, database.domains, database.links);
-  const links = new LinkService(config, database.links, domains, changes);
-  const analytics = new AnalyticsService(database.analytics, links);
-  return { accounts, domains, links, changes, analytics };
+  const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
+  const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);
+  const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
+  const analytics = new AnalyticsService(database.analytics, links, retention);
+  return { accounts, domains, links, changes, analytics, retention, blocklist };
 }
 
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
@@ -65,8 +73,13 @@ export interface Redirects {
   stop(): Promise<void>;
 }
 
-export function createRedirects(config: Config, database: Database, services: Pick<Services, 'changes' | 'domains'>, log: Log): Redirects {
-  const { changes, domains } = services;
+export function createRedirects(
+  config: Config,
+  database: Database,
+  services: Pick<Services, 'changes' | 'domains' | 'retention' | 'blocklist'>,
+  log: Log,
+): Redirects {
+  const { changes, domains, retention, blocklist } = services;
   const cache = new RedirectCache({
     max: config.cacheSize,
     ttlMs: config.cacheTtlMs,
@@ -83,7 +96,13 @@ export function createRedirects(config: Config, database: Database, services: Pi
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
-  const pipeline = new RedirectPipeline(new LinkResolver(database.links, cache), redirectAnswers(config), observers, domainRedirects);
+  const pipeline = new RedirectPipeline(
+    new LinkResolver(database.links, cache),
+    redirectAnswers(config),
+    observers,
+    domainRedirects,
+    blocklist.hosts,
+  );
   return {
     pipeline,
     async start() {
@@ -92,13 +111,18 @@ export function createRedirects(config: Config, database: Database, services: Pi
       const indexed = cache.loadIndex();
       if (indexed > 0) log.info({ links: indexed }, 'link index loaded');
       await domainRedirects.start(config.changePollMs);
+      // Blocked destinations: read now, and again whenever the list changes (every CHANGE_POLL_MS).
+      await blocklist.start(config.changePollMs);
       clicks.start(config.clickFlushMs);
       events?.start(config.clickFlushMs);
+      retention.start(RETENTION_CHECK_MS);
+      void retention.flush(); // at start too; a failure is logged and tried again in an hour
     },
     async stop() {
       changes.stop();
       domainRedirects.stop();
-      await Promise.all([clicks.stop(), events?.stop()]);
+      blocklist.stop();
+      await Promise.all([clicks.stop(), events?.stop(), retention.stop()]);
     },
   };
 }
@@ -108,7 +132,12 @@ function visitRecorder(config: Config, database: Database, log: Log): VisitRecor
   if (config.analytics === 'off') return undefined;
   const full = config.analytics === 'full';
   // The country database is read (once per process) only when countries are recorded.
-  const enricher = new VisitEnricher(config.analytics, clientAddress(config.trustProxy), full ? bundledCountries() : undefined);
+  const enricher = new VisitEnricher(
+    config.analytics,
+    clientAddress(config.trustProxy),
+    full ? bundledCountries() : undefined,
+    full && config.geoipCityDb ? citiesIn(config.geoipCityDb) : undefined,
+  );
   return new VisitRecorder(database.analytics, enricher, log, {
     max: config.analyticsBufferMax,
     full,

@@ -24,6 +24,8 @@ export interface FuzzServer {
   dbFile: string;
   env: Record<string, string>;
   targets: FuzzTargets;
+  /** A token for the check after the fuzz, whose rate limit the fuzz has not used. */
+  checkToken: string;
   /** Stops the server and removes its directory. */
   close(): Promise<void>;
 }
@@ -38,7 +40,7 @@ export async function prepareDatabase(env: Record<string, string>, names: string
   const database = await openMigratedDatabase(config);
   const bus = new LocalChangeBus();
   const quiet = { info: () => {}, warn: () => {} };
-  const { accounts, domains } = createServices(config, database, { changes: bus, close: () => bus.close() }, quiet);
+  const { accounts, domains } = createServices(config, database, { changes: bus }, quiet);
   try {
     const tokens: string[] = [];
     for (const [i, name] of names.entries()) {
@@ -58,7 +60,8 @@ export async function startFuzzServer(extraEnv: Record<string, string> = {}): Pr
   const dbFile = path.join(dir, 'brief.db');
   // Analytics on, and forwarded addresses believed: the headers a visit carries are parsed too.
   const env = { DATABASE_URL: `sqlite:${dbFile}`, BASE_URL: `http://${FUZZ_HOST}`, ANALYTICS: 'full', TRUST_PROXY: 'loopback', ...extraEnv };
-  const [token, other] = (await prepareDatabase(env, ['fuzz', 'other'], PRIVATE_DOMAIN)) as [string, string];
+  // `check` makes and follows one link at the end, on a token the fuzz never spent its rate limit on.
+  const [token, other, check] = (await prepareDatabase(env, ['fuzz', 'other', 'check'], PRIVATE_DOMAIN)) as [string, string, string];
   const server = await startBrief('fuzz', { dbFile, domain: FUZZ_HOST, env });
   const origin = `http://127.0.0.1:${server.port}`;
   const links: Array<{ domain: string; key: string }> = [];
@@ -93,6 +96,7 @@ export async function startFuzzServer(extraEnv: Record<string, string> = {}): Pr
     dbFile,
     env,
     targets: { host: FUZZ_HOST, tokens: [token, other], links, domains: [PRIVATE_DOMAIN] },
+    checkToken: check,
     async close() {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -2,17 +2,32 @@ import type { Caller } from '../accounts/account-service.js';
 import { BriefError } from '../errors.js';
 import type { LinkService } from '../links/link-service.js';
 import type { AnalyticsStore, TopColumn } from '../storage/stores.js';
-import { bucketIndex, type Granularity, type Range, rangeAt, seriesOf, TimeZone } from './time-series.js';
+import type { AnalyticsRetention } from './analytics-retention.js';
+import { bucketIndex, type Granularity, type Range, rangeAt, seriesBetween, TimeZone } from './time-series.js';
 
 /**
- * Clicks are counted in the store by slots of 15 minutes: every zone's offset today is a
- * whole number of quarter hours, so a slot never straddles two hours or days of any zone.
+ * Clicks are counted in the store by quarter hours: every zone's offset today is a whole number
+ * of quarter hours, so a slot never straddles two hours or days of any zone. A custom range is
+ * taken to whole quarter hours (its start rounded down, its end up).
  */
-const SLOT_MS = 15 * 60_000;
+const QUARTER_MS = 15 * 60_000;
+const DAY_MS = 86_400_000;
+/** A custom range spans at most this; by hour, at most 31 days (744 points). */
+const CUSTOM_MAX_MS = 366 * DAY_MS;
+const HOURLY_MAX_MS = 31 * DAY_MS;
 
 export const DEFAULT_TIMEZONE = 'Etc/UTC';
 
-export interface ClicksQuery {
+/** Brief's custom range: ISO timestamps `from` and, optionally (now by default), `to`; they replace `range`. */
+export interface CustomRange {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** The response's `range`: the preset asked for, or `custom`. */
+export type RangeName = Range | 'custom';
+
+export interface ClicksQuery extends CustomRange {
   readonly range: Range;
   readonly granularity: Granularity;
   /** An IANA time zone name. */
@@ -38,7 +53,7 @@ export type TopDimension = keyof typeof TOP_DIMENSIONS;
 
 export const DEFAULT_TOP_LIMIT = 10;
 
-export interface TopQuery {
+export interface TopQuery extends CustomRange {
   readonly range: Range;
   readonly timezone: string;
   readonly link?: string;
@@ -55,7 +70,7 @@ export interface TopEntry {
 export interface TopList {
   /** ISO timestamps: the range as [start, end). */
   readonly datetimeRange: [string, string];
-  readonly range: Range;
+  readonly range: RangeName;
   /** Most clicked first, then by label (code point order). */
   readonly data: TopEntry[];
 }
@@ -73,15 +88,21 @@ export class AnalyticsService {
   constructor(
     private readonly store: AnalyticsStore,
     private readonly links: Pick<LinkService, 'own' | 'shortUrls'>,
+    /** Where events and quarter-hour figures are kept from (analytics-retention.ts). */
+    private readonly retention: Pick<AnalyticsRetention, 'cutoff'>,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Clicks by people (not bots) per hour or day of the range, in the time zone. */
   async clicks(caller: Caller, query: ClicksQuery): Promise<ClickSeries> {
     const zone = this.zone(query.timezone);
+    const { start, end } = this.range(query, zone);
+    if (query.granularity === 'hour' && end - start > HOURLY_MAX_MS) {
+      throw BriefError.invalid('to', 'to', 'The to field must be at most 31 days after from by hour: use granularity=day, or a shorter range');
+    }
     const linkId = query.link === undefined ? undefined : await this.linkId(caller, query.link);
-    const series = seriesOf(query.range, query.granularity, zone, this.now());
-    const slots = await this.store.humanClicksBySlot({ accountId: caller.accountId, linkId, from: series.start, to: series.end }, SLOT_MS);
+    const series = seriesBetween(start, end, query.granularity, zone);
+    const slots = await this.store.humanClicksBySlot(this.counting(caller, linkId, start, end));
     const counts = series.buckets.map(() => 0);
     for (const { start, clicks } of slots) {
       const at = bucketIndex(series, start);
@@ -96,17 +117,16 @@ export class AnalyticsService {
 
   /**
    * The most clicked values of a dimension in the range: people's clicks, or bots' visits only for `bots`; values
-   * not known (null) are left out. `cities` is always empty: there is no city database yet.
+   * not known (null) are left out. `cities` is empty unless GEOIP_CITY_DB names a city database.
    */
   async top(caller: Caller, dimension: TopDimension, query: TopQuery): Promise<TopList> {
     const zone = this.zone(query.timezone);
+    const { start, end, name } = this.range(query, zone);
     const linkId = query.link === undefined ? undefined : await this.linkId(caller, query.link);
-    const { start, end } = rangeAt(query.range, zone, this.now());
     const limit = query.limit ?? DEFAULT_TOP_LIMIT;
     const datetimeRange: [string, string] = [new Date(start).toISOString(), new Date(end).toISOString()];
-    const result = (data: TopEntry[]): TopList => ({ datetimeRange, range: query.range, data });
-    if (dimension === 'cities') return result([]);
-    const counts = { accountId: caller.accountId, linkId, from: start, to: end };
+    const result = (data: TopEntry[]): TopList => ({ datetimeRange, range: name, data });
+    const counts = this.counting(caller, linkId, start, end);
     const column = TOP_DIMENSIONS[dimension];
     if (column === 'link_id') {
       // Grouped by id, labelled by short URL: sorted by label here, so every link's count is needed (one per link at most).
@@ -136,6 +156,24 @@ export class AnalyticsService {
     return result(entries);
   }
 
+  /** What the store counts: the range, and where its detail ends (before it, only whole UTC days are kept). */
+  private counting(caller: Caller, linkId: number | undefined, from: number, to: number) {
+    return { accountId: caller.accountId, linkId, from, to, detailFrom: this.retention.cutoff() };
+  }
+
+  /** The range's instants: the preset's in the zone, or the custom one to whole quarter hours. */
+  private range(query: ClicksQuery | TopQuery, zone: TimeZone): { start: number; end: number; name: RangeName } {
+    if (query.from === undefined && query.to === undefined) return { ...rangeAt(query.range, zone, this.now()), name: query.range };
+    if (query.from === undefined) throw BriefError.invalid('from', 'from', 'The from field is required with to: an ISO timestamp');
+    const from = instant('from', query.from);
+    const to = query.to === undefined ? this.now() : instant('to', query.to);
+    const start = from - (from % QUARTER_MS);
+    const end = to - (to % QUARTER_MS) + (to % QUARTER_MS === 0 ? 0 : QUARTER_MS);
+    if (end <= start) throw BriefError.invalid('to', 'to', 'The to field must be later than from');
+    if (end - start > CUSTOM_MAX_MS) throw BriefError.invalid('to', 'to', 'The to field must be at most 366 days after from');
+    return { start, end, name: 'custom' };
+  }
+
   private zone(name: string): TimeZone {
     const zone = TimeZone.named(name);
     if (!zone) throw BriefError.invalid('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris');
@@ -150,6 +188,16 @@ export class AnalyticsService {
     return link.id;
   }
 }
+
+/** An ISO 8601 timestamp with its offset (or Z), as epoch milliseconds. */
+function instant(field: 'from' | 'to', text: string): number {
+  const at = ISO_TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(at) || at < 0)
+    throw BriefError.invalid(field, field, `The ${field} field must be an ISO timestamp with its offset, such as 2026-11-01T00:00:00Z`);
+  return at;
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 function byClicksThenLabel(a: TopEntry, b: TopEntry): number {
   return b.click - a.click || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);

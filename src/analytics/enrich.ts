@@ -4,7 +4,7 @@ import type { AnalyticsLevel } from '../config.js';
 import type { ClickEvent } from '../storage/stores.js';
 import { botName } from './bots.js';
 import type { ClientAddress } from './client-address.js';
-import type { CountryLookup } from './countries.js';
+import type { PlaceLookup } from './places.js';
 
 /**
  * A visit as the redirect noted it: references to what the request already had, nothing
@@ -55,7 +55,9 @@ export class VisitEnricher {
   constructor(
     private readonly level: AnalyticsLevel,
     private readonly address: ClientAddress,
-    private readonly country: CountryLookup | undefined,
+    private readonly country: PlaceLookup | undefined,
+    /** GEOIP_CITY_DB's lookup, when the operator gave one. */
+    private readonly city?: PlaceLookup,
   ) {}
 
   /** The event of a visit; never throws (a visit that cannot be read counts, with nothing else known). */
@@ -63,15 +65,15 @@ export class VisitEnricher {
     try {
       return this.read(visit);
     } catch {
-      return { time: visit.time, linkId: visit.linkId, ...NOTHING };
+      return { time: visit.time, linkId: visit.linkId, ...NOTHING, clicks: 1 };
     }
   }
 
   private read(visit: RawVisit): ClickEvent {
     const { time, linkId } = visit;
-    if (visit.optedOut) return { time, linkId, ...NOTHING };
+    if (visit.optedOut) return { time, linkId, ...NOTHING, clicks: 1 };
     const userAgent = visit.userAgent ?? '';
-    if (this.level === 'minimal') return { time, linkId, ...NOTHING, bot: this.agent(userAgent, false).bot };
+    if (this.level === 'minimal') return { time, linkId, ...NOTHING, bot: this.agent(userAgent, false).bot, clicks: 1 };
     const address = this.address(visit.socketAddress, visit.forwardedFor);
     return {
       time,
@@ -80,7 +82,8 @@ export class VisitEnricher {
       language: firstLanguage(visit.acceptLanguage),
       referrerHost: referrerHost(visit.referer),
       country: address !== undefined && this.country ? this.country(address) : null,
-      city: null,
+      city: address !== undefined && this.city ? this.city(address) : null,
+      clicks: 1,
     };
   }
 

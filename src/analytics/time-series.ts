@@ -138,6 +138,11 @@ export function rangeAt(range: Range, zone: TimeZone, now: number): { start: num
  */
 export function seriesOf(range: Range, granularity: Granularity, zone: TimeZone, now: number): Series {
   const { start, end } = rangeAt(range, zone, now);
+  return seriesBetween(start, end, granularity, zone);
+}
+
+/** The buckets of any [start, end) (a custom range): hours from `start`, or the zone's days, the first and last cut to the range. */
+export function seriesBetween(start: number, end: number, granularity: Granularity, zone: TimeZone): Series {
   const buckets: Bucket[] = [];
   if (granularity === 'hour') {
     for (let at = start; at < end; at += HOUR) buckets.push({ label: hourLabel(zone, at), start: at, end: Math.min(at + HOUR, end) });

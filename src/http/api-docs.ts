@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { DOCS_PAGE_HEADERS } from './html-headers.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -66,7 +67,8 @@ export function registerApiDocs(app: FastifyInstance): void {
   // page script and ~18 MB of heap (measured), which every process would otherwise carry.
   const page = (path: string, type: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
     const files = await scalarFiles();
-    return reply.type(type).send(path === SCRIPT_PATH ? files.script : files.html);
+    if (path === SCRIPT_PATH) return reply.type(type).send(files.script);
+    return reply.headers(DOCS_PAGE_HEADERS).type(type).send(files.html);
   };
   for (const path of [DOCS_PATH, `${DOCS_PATH}/`]) app.get(path, { schema: { hide: true } }, page(path, 'text/html; charset=utf-8'));
   app.get(SCRIPT_PATH, { schema: { hide: true } }, page(SCRIPT_PATH, 'application/javascript; charset=utf-8'));

@@ -6,6 +6,7 @@ import { BriefError, type FieldError } from '../errors.js';
 import { NOT_FOUND_PAGE } from '../redirect/pages.js';
 import { isConnectionError } from '../storage/connection-errors.js';
 import { ERROR_STATUS, type HttpErrorCode, statusOf } from './error-status.js';
+import { HTML_PAGE_HEADERS } from './html-headers.js';
 
 interface AjvError {
   keyword: string;
@@ -42,7 +43,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (API_PREFIX.test(request.url) || API_PREFIX.test(routedPath(request.url))) {
       return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(httpError('E_ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url.split('?')[0]}`));
     }
-    return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+    return reply.code(404).headers(HTML_PAGE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   });
 }
 

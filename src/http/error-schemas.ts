@@ -131,6 +131,20 @@ const EXAMPLES = {
       value: field('url', 'capacity', 'The url field is too long for a QR code at level H'),
     },
   },
+  tooManyRequests: {
+    tooMany: {
+      summary: 'Over a rate limit (see the RateLimit-* and Retry-After headers)',
+      value: body('E_TOO_MANY_REQUESTS', 'Too many requests: the rate limit is reached, try again in 42 seconds'),
+    },
+  },
+  unauthorizedShorten: {
+    badToken: BAD_TOKEN,
+    badHeader: { summary: 'Not a bearer token', value: body('E_UNAUTHORIZED_ACCESS', 'The Authorization header must be "Bearer <token>"') },
+    anonymousOff: {
+      summary: 'No token while ANONYMOUS_SHORTEN is off',
+      value: body('E_UNAUTHORIZED_ACCESS', 'Anonymous shortening is turned off on this server: send a bearer token'),
+    },
+  },
   internal: {
     internal: { summary: 'A bug; the body carries no internals', value: body('E_INTERNAL_ERROR', 'Internal server error') },
   },
@@ -161,6 +175,12 @@ const STATUSES = {
     description: 'E_VALIDATION_ERROR: bad input; `errors` lists the failed fields, `message` repeats the first.',
     examples: 'shortenValidation',
   },
+  429: {
+    description:
+      'E_TOO_MANY_REQUESTS: over a rate limit (per token, or per client address without one; links made, or other API calls, ' +
+      'a minute). `Retry-After` gives the seconds until the window resets.',
+    examples: 'tooManyRequests',
+  },
   500: { description: 'E_INTERNAL_ERROR: an unexpected error.', examples: 'internal' },
   503: { description: 'E_SERVICE_UNAVAILABLE: the database is unreachable; retry later.', examples: 'unavailable' },
 } as const satisfies Record<number, { description: string; examples: ErrorExamples }>;
@@ -177,8 +197,17 @@ export function errorResponse(status: ErrorStatus, options: { description?: stri
     additionalProperties: false,
     description: options.description ?? STATUSES[status].description,
     'x-examples': structuredClone(EXAMPLES[options.examples ?? STATUSES[status].examples]),
+    ...(status === 429 && { headers: structuredClone(RATE_LIMIT_HEADERS) }),
   });
 }
+
+/** The headers of a rate-limited answer (429 has them all; other answers all but Retry-After). */
+export const RATE_LIMIT_HEADERS = {
+  'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the limit resets.' },
+  'RateLimit-Limit': { schema: { type: 'integer' }, description: 'The limit of the current window (a minute).' },
+  'RateLimit-Remaining': { schema: { type: 'integer' }, description: 'What is left of it.' },
+  'RateLimit-Reset': { schema: { type: 'integer' }, description: 'Seconds until the window resets.' },
+};
 
 /** The error responses of a route, by status, each with its default description and examples. */
 export function errorResponses<S extends ErrorStatus>(...statuses: S[]): Record<S, ReturnType<typeof errorResponse>> {

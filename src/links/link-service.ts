@@ -65,6 +65,8 @@ export class LinkService {
     private readonly store: LinkStore,
     private readonly domains: DomainService,
     private readonly changes: Pick<LinkChangeFeed, 'announce'>,
+    /** The destination blocklist (abuse/blocked-hosts.ts): a blocked host, or a subdomain of one, is refused. */
+    private readonly blockedHosts: { covers(hostname: string): boolean } = { covers: () => false },
   ) {}
 
   /** GET /v2/shorten: a new link, or the caller's existing one for the same URL (dedupe) or slug (retry). */
@@ -85,6 +87,7 @@ export class LinkService {
     if (await this.domains.isShortHost(url.host, url.hostname)) {
       throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
     }
+    this.refuseBlocked(url);
 
     const reuse = input.reuseExisting === true;
     const fields = {
@@ -157,11 +160,11 @@ export class LinkService {
     return new Map(await Promise.all(links.map(async (link) => [Number(link.id), shortUrl(link, await this.domainOf(link))] as const)));
   }
 
-  /** The caller's live links, newest first, a page at a time. */
-  async list(caller: Caller, page: number, perPage: number): Promise<{ total: number; links: Array<PlacedLink & { clicks: number }> }> {
+  /** The caller's live links, newest first, a page at a time; `search` keeps those with it in their key, URL or comment. */
+  async list(caller: Caller, page: number, perPage: number, search = ''): Promise<{ total: number; links: Array<PlacedLink & { clicks: number }> }> {
     // A page past the end is empty; an absurd one (page=1e20) must not reach SQL as an offset no integer column holds.
     const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
-    const { total, links } = await this.store.listByAccount(caller.accountId, offset, perPage);
+    const { total, links } = await this.store.listByAccount(caller.accountId, offset, perPage, search.trim());
     const placed = await Promise.all(links.map(async ({ link, clicks }) => ({ link, clicks, domain: await this.domainOf(link) })));
     return { total, links: placed };
   }
@@ -176,6 +179,7 @@ export class LinkService {
       if (await this.domains.isShortHost(url.host, url.hostname)) {
         throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
       }
+      this.refuseBlocked(url);
       changes.url = { href: url.href, hash: createHash('sha256').update(url.href).digest() };
     }
     if (edit.comment !== undefined) changes.comment = optionalText('comment', edit.comment, COMMENT_MAX_LENGTH);
@@ -192,24 +196,29 @@ export class LinkService {
     await this.delete(caller, `${domain}/${key}`);
   }
 
-  /** `brief link block|unblock`: an administrator's switch; a blocked link answers 410. */
-  async setStatus(reference: string, status: LinkStatus): Promise<LinkView> {
+  /** `brief link block|unblock`: an administrator's switch (with a reason, when blocking); a blocked link answers 410. */
+  async setStatus(reference: string, status: LinkStatus, reason?: string): Promise<LinkView> {
     const link = await this.find(reference);
     if (!link) throw BriefError.notFound(`No live link "${reference}"`);
-    await this.store.setStatus(link, status);
+    await this.store.setStatus(link, status, reason?.trim() || null);
     this.changes.announce(link.domain, link.key);
     return toLinkView({ ...link, status }, await this.domainOf(link));
   }
 
   /** `brief link show`: a live link by reference, whoever owns it, with its click count. */
-  async show(reference: string): Promise<LinkView & { clicks: number; createdAt: string }> {
+  async show(reference: string): Promise<LinkView & { clicks: number; createdAt: string; blockReason?: string | null }> {
     const link = await this.find(reference);
     if (!link) throw BriefError.notFound(`No live link "${reference}"`);
     return {
       ...toLinkView(link, await this.domainOf(link)),
       clicks: await this.store.clicksOf(link.id),
       createdAt: new Date(link.createdAt).toISOString(),
+      ...(link.status === 'blocked' && { blockReason: await this.store.blockReasonOf(link.id) }),
     };
+  }
+
+  private refuseBlocked(url: URL): void {
+    if (this.blockedHosts.covers(url.hostname)) throw BriefError.invalid('url', 'blocked', 'The url field points to a blocked host');
   }
 
   private async domainOf(link: LinkRecord): Promise<ShortDomain> {

@@ -125,9 +125,9 @@ export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
     });
 
     app.get('/shorten/list', { ...options, schema: listSchema }, async (request) => {
-      const { page, perPage, workspaceId } = request.query as ListV3Query;
+      const { page, perPage, search, workspaceId } = request.query as ListV3Query;
       const caller = await callerIn(request, workspaceId, 'account');
-      const { total, links: found } = await links.list(caller, page, perPage);
+      const { total, links: found } = await links.list(caller, page, perPage, search);
       return { links: found.map((placed) => toListedLink(placed, placed.clicks)), metadata: { total, perPage, page } };
     });
 

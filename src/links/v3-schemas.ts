@@ -101,9 +101,16 @@ export const ShortenV3Result = Type.Object({
 export const ListV3Query = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 10 })),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: "Brief's addition: only links with this text in their slug or code, destination or comment (any case).",
+      examples: ['launch'],
+    }),
+  ),
   workspaceId: WorkspaceId,
 });
-export type ListV3Query = Required<Omit<Static<typeof ListV3Query>, 'workspaceId'>> & { workspaceId?: string };
+export type ListV3Query = Required<Omit<Static<typeof ListV3Query>, 'workspaceId' | 'search'>> & { workspaceId?: string; search?: string };
 
 const linkFields = {
   id: Uuid,

@@ -1,17 +1,64 @@
 // The few HTML pages a visitor of a short URL can see. Static: nothing from the request is echoed.
+import { createHash } from 'node:crypto';
 
+/**
+ * The web app's palette (web/src/styles.css, between its palette markers), the same values: a unit test
+ * compares the two. Light, and dark when the visitor's system prefers it.
+ */
+export const PALETTE_CSS =
+  ':root{--bg:#f6f7f9;--card:#ffffff;--fg:#1b1f24;--muted:#57606a;--border:#d0d7de;--accent:#2b59c3;--accent-fg:#ffffff;' +
+  '--error:#b3261e;--good:#1a7f37;color-scheme:light dark}' +
+  '@media (prefers-color-scheme:dark){:root{--bg:#0f1216;--card:#171b21;--fg:#e6e8eb;--muted:#9aa4b0;--border:#3a424d;' +
+  '--accent:#7aa2ff;--accent-fg:#0f1216;--error:#ff8a80;--good:#6fdc8c}}';
+
+// The app's look for a page of its own: its font, background, a card, its form fields and buttons.
 const STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}' +
-  'label{display:block;margin:1rem 0 .25rem}input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box}' +
-  'button{font:inherit;margin-top:.75rem;padding:.4rem 1rem}.error{color:#a00}';
+  `${PALETTE_CSS}*{box-sizing:border-box}` +
+  'body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--fg)}' +
+  'header{padding:.75rem 1rem;background:var(--card);border-bottom:1px solid var(--border);font-weight:700;font-size:1.25rem}' +
+  'main{max-width:32rem;margin:10vh auto;padding:0 1rem}' +
+  '.card{background:var(--card);border:1px solid var(--border);border-radius:10px;padding:1.25rem}' +
+  'h1{font-size:1.4rem;margin:0 0 .5rem;line-height:1.25}p{margin:.5rem 0}' +
+  'label{display:block;font-weight:600;margin:1rem 0 .3rem}' +
+  'input{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:6px;padding:.5rem .6rem;width:100%;min-height:2.5rem}' +
+  'button{font:inherit;font-weight:600;margin-top:1rem;padding:.45rem 1rem;min-height:2.5rem;border-radius:6px;border:1px solid var(--accent);' +
+  'background:var(--accent);color:var(--accent-fg);cursor:pointer}' +
+  'input:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}' +
+  '.error{color:var(--error);font-weight:600}[aria-invalid=true]{border:2px solid var(--error)}';
+
+/**
+ * The security headers of every HTML page Brief serves (what @fastify/helmet would set, as
+ * flat name/value pairs written once, so the node:http fast path sends them at no cost): no
+ * script may run, the one style is allowed by its hash, no framing, no sniffing, no referrer.
+ * No `form-action`: browsers apply it to the password form's 303 to the destination too.
+ */
+export const PAGE_SECURITY_HEADERS: readonly string[] = Object.freeze([
+  'content-security-policy',
+  `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; frame-ancestors 'none'`,
+  'x-content-type-options',
+  'nosniff',
+  'x-frame-options',
+  'DENY',
+  'referrer-policy',
+  'no-referrer',
+  'cross-origin-opener-policy',
+  'same-origin',
+  'cross-origin-resource-policy',
+  'same-origin',
+]);
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title><style>${STYLE}</style></head><body><h1>${title}</h1>${body}</body></html>`;
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+    `<meta name="color-scheme" content="light dark"><meta name="robots" content="noindex"><title>${title}</title><style>${STYLE}</style></head>` +
+    `<body><header>Brief</header><main><div class="card"><h1>${title}</h1>${body}</div></main></body></html>`
+  );
 }
 
 export const NOT_FOUND_PAGE = page('Link not found', '<p>This short link does not exist or has been deleted.</p>');
 export const BLOCKED_PAGE = page('Link disabled', '<p>This short link has been disabled by the administrator.</p>');
 export const EXPIRED_PAGE = page('Link expired', '<p>This short link has expired.</p>');
+export const TOO_MANY_ATTEMPTS_PAGE = page('Too many attempts', '<p>Too many passwords were tried for this link. Wait a minute, then try again.</p>');
 
 /**
  * The form of a password-protected link. It posts to its own address (no `action`), so

@@ -1,6 +1,14 @@
 import type { Config } from '../config.js';
 import type { LinkTarget } from '../storage/stores.js';
-import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from './pages.js';
+import {
+  BLOCKED_PAGE,
+  EXPIRED_PAGE,
+  NOT_FOUND_PAGE,
+  PAGE_SECURITY_HEADERS,
+  PASSWORD_PAGE,
+  TOO_MANY_ATTEMPTS_PAGE,
+  WRONG_PASSWORD_PAGE,
+} from './pages.js';
 
 /** A complete redirect response: what both the Fastify route and the raw fast path send. */
 export interface RedirectAnswer {
@@ -13,14 +21,20 @@ export interface RedirectAnswer {
 const HTML = 'text/html; charset=utf-8';
 
 const page = (status: number, html: string, ...extra: string[]): RedirectAnswer =>
-  Object.freeze({ status, headers: Object.freeze(['content-type', HTML, 'content-length', String(Buffer.byteLength(html)), ...extra]), body: html });
+  Object.freeze({
+    status,
+    headers: Object.freeze(['content-type', HTML, 'content-length', String(Buffer.byteLength(html)), ...PAGE_SECURITY_HEADERS, ...extra]),
+    body: html,
+  });
 
 const NOT_FOUND = page(404, NOT_FOUND_PAGE);
-const BLOCKED = page(410, BLOCKED_PAGE);
+export const BLOCKED = page(410, BLOCKED_PAGE);
 export const EXPIRED = page(410, EXPIRED_PAGE);
 // The form is never cached: whether a link has a password, and what it is, can change.
 export const PASSWORD_FORM = page(200, PASSWORD_PAGE, 'cache-control', 'no-store');
 export const WRONG_PASSWORD = page(403, WRONG_PASSWORD_PAGE, 'cache-control', 'no-store');
+/** Over the password attempts a client may make on a link (RATE_LIMIT_PASSWORD); the limiter adds Retry-After. */
+export const TOO_MANY_ATTEMPTS = page(429, TOO_MANY_ATTEMPTS_PAGE, 'cache-control', 'no-store');
 
 /** After the right password: on to the destination, as a GET (303), not cached. */
 export function unlocked(url: string): RedirectAnswer {

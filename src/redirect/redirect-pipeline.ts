@@ -4,7 +4,7 @@ import { verifyPassword } from '../links/passwords.js';
 import type { LinkGuard, LinkTarget } from '../storage/stores.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
-import { EXPIRED, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
+import { BLOCKED, EXPIRED, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
 
 /**
  * Something that sees every visit: a GET redirect to a live link (not HEAD, not a
@@ -31,6 +31,8 @@ export class RedirectPipeline {
     private readonly observers: readonly VisitObserver[],
     /** The domains' home and not-found redirects, by lower-case host; asked only for `/` and unknown keys. */
     private readonly domains: { get(host: string): DomainRedirect | undefined },
+    /** Blocked destinations (abuse/blocked-hosts.ts): links to them answer as blocked links do. Asked only while not empty. */
+    private readonly blockedHosts: { readonly size: number; coversUrl(url: string): boolean } = { size: 0, coversUrl: () => false },
   ) {}
 
   /**
@@ -77,7 +79,7 @@ export class RedirectPipeline {
   async unlock(request: IncomingMessage, key: string, password: string | undefined): Promise<RedirectAnswer | undefined> {
     const target = LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null;
     const passwordHash = target?.guard?.passwordHash;
-    if (!target || target.blocked || !passwordHash || isExpired(target.guard)) return this.finish(request, key, target);
+    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, key, target);
     if (!password || !(await verifyPassword(password, passwordHash))) return WRONG_PASSWORD;
     this.visit(target, request);
     return unlocked(target.url);
@@ -90,6 +92,8 @@ export class RedirectPipeline {
       // Only now, for an unknown key, is the domain's setting asked: the hot path never is.
       return this.domains.get(hostOf(request))?.notFound ?? this.answerFor(null);
     }
+    // The blocklist is asked only while it holds hosts: one comparison on the hot path otherwise.
+    if (this.blockedHosts.size !== 0 && !target.blocked && this.blockedHosts.coversUrl(target.url)) return BLOCKED;
     // Most links have no guard: one property test on the hot path.
     if (target.guard !== undefined && !target.blocked) {
       if (isExpired(target.guard)) return EXPIRED;
@@ -97,6 +101,10 @@ export class RedirectPipeline {
     }
     if (!target.blocked && request.method === 'GET') this.visit(target, request);
     return this.answerFor(target);
+  }
+
+  private isBlocked(target: LinkTarget): boolean {
+    return target.blocked || (this.blockedHosts.size !== 0 && this.blockedHosts.coversUrl(target.url));
   }
 
   private visit(target: LinkTarget, request: IncomingMessage): void {

@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorMedia, errorResponses } from '../http/error-schemas.js';
 import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from './pages.js';
@@ -85,10 +85,12 @@ const homeSchema = {
   summary: 'The bare short domain',
   description:
     'GET and HEAD `/` on a short domain with a home page redirect (`PATCH /v3/shorten/domains/{domain}`, ' +
-    '`homePageRedirectUrl`) answer 302 to it, not cached and not counted as a click. Without one, the 404 page.',
+    '`homePageRedirectUrl`) answer 302 to it, not cached and not counted as a click. Without one, the web app on the ' +
+    'default domain (`BASE_URL`), the 404 page on any other.',
   tags: ['redirect'],
   security: NO_AUTH,
   response: {
+    200: { description: 'The web app, on the default domain without a home page redirect.', content: { 'text/html': html('<!doctype html>…') } },
     302: {
       description: "The domain's home page redirect.",
       type: 'null',
@@ -119,14 +121,18 @@ function send(reply: FastifyReply, answer: RedirectAnswer | undefined) {
 /**
  * GET and HEAD / (a domain's home redirect) and /{key} through Fastify: what the fast path left (percent-encoded keys, a
  * query string, a cache miss on PostgreSQL) and every app.inject, with the same pipeline;
- * and POST /{key}, a protected link's password form.
+ * and POST /{key}, a protected link's password form. `homePage` answers `/` on a domain without a home redirect (the
+ * web app, on the default domain); without it, the not-found handling does.
  */
-export function redirectRoutes(pipeline: RedirectPipeline) {
+export function redirectRoutes(pipeline: RedirectPipeline, homePage?: (request: FastifyRequest, reply: FastifyReply) => unknown) {
   return async (fastify: FastifyInstance) => {
     await fastify.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    // Not answered here (no home redirect): the not-found handling, as any unknown path.
-    app.get('/', { schema: homeSchema, serializerCompiler: documentedOnly }, async (request, reply) => send(reply, pipeline.home(request.raw)));
+    // No home redirect: the web app's page (on the default domain), or the not-found handling, as any unknown path.
+    app.get('/', { schema: homeSchema, serializerCompiler: documentedOnly }, async (request, reply) => {
+      const answer = pipeline.home(request.raw);
+      return answer === undefined && homePage ? homePage(request, reply) : send(reply, answer);
+    });
     app.get('/:key', { schema: redirectSchema, serializerCompiler: documentedOnly }, async (request, reply) =>
       send(reply, await pipeline.answer(request.raw, request.params.key)),
     );

@@ -1,107 +1,126 @@
-import { sql } from 'kysely';
-import { inPowersOfTwo, paddedList } from './batch-shapes.js';
-import { claimBatch } from './click-writes.js';
+import { type RawBuilder, sql } from 'kysely';
+import { applyEventBatch } from './click-writes.js';
 import type { Connection } from './connection.js';
+import { ALL_DIMENSIONS, DAY_MS, eventValue, QUARTER_MS, type RollupDimension, type RollupPeriod, rollUpEvents } from './rollups.js';
 import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from './stores.js';
-import type { ClickEventTable } from './tables.js';
 
+/** The first key of the advisory lock that serializes the expiry of one account's events (PostgreSQL). */
+const EXPIRY_LOCK = 0x0b51ef;
+
+const floorDay = (t: number) => t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
+const ceilDay = (t: number) => floorDay(t + DAY_MS - 1);
+
+/**
+ * Click events and their rollups (storage/rollups.ts). A workspace's figures come from its
+ * rollups (quarter hours at the edges of a range, whole days inside it), so they cost the same
+ * however many events there are; one link's figures come from its events and, before the
+ * retention cut-off, its day rows.
+ */
 export class SqlAnalyticsStore implements AnalyticsStore {
   constructor(private readonly connection: Connection) {}
 
   add(batch: ClickEventBatch): Promise<void> {
-    return this.connection.write(async (trx) => {
-      // The same claim as a click batch's: a batch retried after an unclear failure is applied once.
-      if (!(await claimBatch(trx, batch.writer, batch.seq))) return;
-      const ids = [...new Set(batch.events.map((event) => event.linkId))];
-      if (ids.length === 0) return;
-      const links = await trx.selectFrom('links').select(['id', 'account_id']).where('id', 'in', paddedList(ids)).execute();
-      const owners = new Map(links.map((link) => [Number(link.id), link.account_id]));
-      const rows: Array<Omit<ClickEventTable, 'id'>> = [];
-      for (const event of batch.events) {
-        const accountId = owners.get(event.linkId);
-        // Links are never removed (a delete marks them), so every visited link has its row.
-        if (accountId === undefined) continue;
-        rows.push({
-          time: event.time,
-          link_id: event.linkId,
-          account_id: accountId,
-          bot: event.bot,
-          browser: event.browser,
-          browser_version: event.browserVersion,
-          os: event.os,
-          device_type: event.deviceType,
-          device_vendor: event.deviceVendor,
-          language: event.language,
-          referrer_host: event.referrerHost,
-          country: event.country,
-          city: event.city,
-        });
-      }
-      for (const chunk of inPowersOfTwo(rows)) await trx.insertInto('click_events').values(chunk).execute();
-    });
+    const { background } = this.connection;
+    // Off the event loop when there is a background thread (SQLite files): under cache-missing
+    // redirect load every event touches random index pages, as click increments do.
+    if (background?.running) return background.addEvents(batch);
+    return this.connection.write((trx) => applyEventBatch(trx, batch));
   }
 
-  async humanClicksBySlot(query: ClickCountQuery, slotMs: number): Promise<ClickSlot[]> {
-    const slot = sql<number>`${sql.ref('time')} / ${sql.lit(slotMs)}`;
-    let select = this.connection.db
-      .selectFrom('click_events')
-      .select([slot.as('slot'), (eb) => eb.fn.countAll<number>().as('clicks')])
-      .where('account_id', '=', query.accountId)
-      .where('time', '>=', query.from)
-      .where('time', '<', query.to)
-      .where('bot', 'is', null);
-    if (query.linkId !== undefined) select = select.where('link_id', '=', query.linkId);
-    const rows = await select.groupBy(slot).execute();
-    return rows.map((row) => ({ start: Number(row.slot) * slotMs, clicks: Number(row.clicks) }));
+  async humanClicksBySlot(query: ClickCountQuery): Promise<ClickSlot[]> {
+    const parts = this.parts(query, 'clicks', true);
+    const rows = await sql<{ start: number; clicks: number }>`
+      select start, sum(clicks) as clicks from (${sql.join(parts, sql` union all `)}) as parts group by start`.execute(this.connection.db);
+    return rows.rows.map((row) => ({ start: Number(row.start), clicks: Number(row.clicks) }));
   }
 
-  async topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]> {
-    // `column` is one of TOP_COLUMNS (a type the callers hold to), never text of a request.
-    const value = sql.ref(column);
-    const clicks = sql<number>`count(*)`;
-    let select = this.events(query)
-      .select([sql<string | number>`${value}`.as('value'), clicks.as('clicks')])
-      .where(column, 'is not', null)
-      .where('bot', column === 'bot' ? 'is not' : 'is', null)
-      .groupBy(column)
-      .orderBy(clicks, 'desc')
-      .orderBy(column === 'link_id' ? value : this.binary(value));
-    if (limit !== undefined) select = select.limit(limit);
-    const rows = await select.execute();
-    return rows.map((row) => ({ value: String(row.value), clicks: Number(row.clicks) }));
+  topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]> {
+    return this.counts(query, column, limit);
   }
 
   async topBrowserVersions(query: ClickCountQuery, browsers: readonly string[]): Promise<Map<string, string>> {
+    const wanted = new Set(browsers);
     const versions = new Map<string, string>();
-    if (browsers.length === 0) return versions;
-    const clicks = sql<number>`count(*)`;
-    const rows = await this.events(query)
-      .select(['browser', 'browser_version', clicks.as('clicks')])
-      .where('bot', 'is', null)
-      .where('browser', 'in', paddedList(browsers))
-      .where('browser_version', 'is not', null)
-      .groupBy(['browser', 'browser_version'])
-      .orderBy(clicks, 'desc')
-      .orderBy(this.binary(sql.ref('browser_version')))
-      .execute();
-    // Most clicked first: the first row of each browser is its version.
-    for (const row of rows) if (row.browser !== null && !versions.has(row.browser)) versions.set(row.browser, String(row.browser_version));
+    if (wanted.size === 0) return versions;
+    // Most clicked first, then by version text: the first row of each browser is its version.
+    for (const { value } of await this.counts(query, 'browser_version')) {
+      const space = value.lastIndexOf(' ');
+      const browser = value.slice(0, space);
+      if (space > 0 && wanted.has(browser) && !versions.has(browser)) versions.set(browser, value.slice(space + 1));
+    }
     return versions;
   }
 
-  /** The account's events of the range (of one link, with linkId). */
-  private events(query: ClickCountQuery) {
-    let select = this.connection.db
-      .selectFrom('click_events')
-      .where('account_id', '=', query.accountId)
-      .where('time', '>=', query.from)
-      .where('time', '<', query.to);
-    if (query.linkId !== undefined) select = select.where('link_id', '=', query.linkId);
-    return select;
+  async expire(cutoff: number): Promise<void> {
+    const accounts = await this.connection.db.selectFrom('accounts').select('id').execute();
+    // One short transaction per account: on SQLite, every other write waits for the one running.
+    for (const { id } of accounts) {
+      await this.connection.write(async (trx) => {
+        // Two instances expiring one account at once would both roll up the same events before either
+        // deletes them (read committed): the second waits here, then finds them gone.
+        if (this.connection.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EXPIRY_LOCK}, ${id})`.execute(trx);
+        await rollUpEvents(trx, { accountId: id, to: cutoff, perLink: true });
+        await trx.deleteFrom('click_events').where('account_id', '=', id).where('time', '<', cutoff).execute();
+        await trx
+          .deleteFrom('click_rollups')
+          .where('account_id', '=', id)
+          .where('link_id', '=', 0)
+          .where('period', '=', 'quarter')
+          .where('dimension', 'in', [...ALL_DIMENSIONS])
+          .where('start', '<', cutoff)
+          .execute();
+      });
+    }
   }
 
-  /** A text column ordered by code point, as JavaScript compares strings (PostgreSQL's default collation need not). */
-  private binary(ref: ReturnType<typeof sql.ref>) {
-    return this.connection.dialect === 'postgres' ? sql`${ref} collate "C"` : sql`${ref}`;
+  /** Clicks per value of a dimension in the range, most first, then by value (code point order). */
+  private async counts(query: ClickCountQuery, dimension: RollupDimension, limit?: number): Promise<TopCount[]> {
+    const parts = this.parts(query, dimension, false);
+    const order = this.connection.dialect === 'postgres' ? sql`value collate "C"` : sql`value`;
+    const rows = await sql<{ value: string; clicks: number }>`
+      select value, sum(clicks) as clicks from (${sql.join(parts, sql` union all `)}) as parts
+      group by value order by sum(clicks) desc, ${order}${limit === undefined ? sql`` : sql` limit ${limit}`}`.execute(this.connection.db);
+    return rows.rows.map((row) => ({ value: String(row.value), clicks: Number(row.clicks) }));
+  }
+
+  /**
+   * The pieces that together count the range once (columns start, value, clicks). A workspace:
+   * before `detailFrom` its day rows; from there, quarter-hour rows, or (`fine` false) day rows
+   * for the whole UTC days inside the range and quarter-hour rows at its two edges. One link: its
+   * events in the range, and its day rows (made from the events that expired, so never both).
+   */
+  private parts(query: ClickCountQuery, dimension: RollupDimension, fine: boolean): RawBuilder<unknown>[] {
+    const { from, to, detailFrom } = query;
+    if (query.linkId !== undefined) {
+      return [this.eventPart(query, query.linkId, dimension), this.rollupPart(query.accountId, query.linkId, 'day', dimension, floorDay(from), to)];
+    }
+    const parts: RawBuilder<unknown>[] = [];
+    const rollup = (period: RollupPeriod, start: number, end: number) => {
+      if (start < end) parts.push(this.rollupPart(query.accountId, 0, period, dimension, start, end));
+    };
+    const detailed = Math.max(from, detailFrom);
+    rollup('day', floorDay(from), Math.min(detailFrom, to));
+    const inner = { start: ceilDay(detailed), end: floorDay(to) };
+    if (fine || inner.start >= inner.end) {
+      rollup('quarter', detailed, to);
+    } else {
+      rollup('quarter', detailed, inner.start);
+      rollup('day', inner.start, inner.end);
+      rollup('quarter', inner.end, to);
+    }
+    if (parts.length === 0) rollup('quarter', from, from + 1); // nothing to count: one empty piece keeps the SQL whole
+    return parts;
+  }
+
+  private rollupPart(accountId: number, linkId: number, period: RollupPeriod, dimension: RollupDimension, start: number, end: number) {
+    return sql`select start, value, clicks from click_rollups
+      where account_id = ${accountId} and link_id = ${linkId} and period = ${period} and dimension = ${dimension}
+      and start >= ${start} and start < ${end}`;
+  }
+
+  private eventPart(query: ClickCountQuery, linkId: number, dimension: RollupDimension) {
+    const { value, counts } = eventValue(dimension);
+    return sql`select time - time % ${sql.lit(QUARTER_MS)} as start, ${value} as value, clicks from click_events
+      where account_id = ${query.accountId} and link_id = ${linkId} and time >= ${query.from} and time < ${query.to} and ${counts}`;
   }
 }

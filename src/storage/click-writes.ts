@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { inPowersOfTwo } from './batch-shapes.js';
-import type { ClickBatch } from './stores.js';
-import type { Tables } from './tables.js';
+import { rollupRows } from './rollups.js';
+import type { ClickBatch, ClickEvent, ClickEventBatch } from './stores.js';
+import type { ClickEventTable, Tables } from './tables.js';
 
 /** How long a writer's last number is kept after its last batch (a retry comes long before). */
 const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -13,7 +14,7 @@ const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
  */
 export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks }: ClickBatch): Promise<void> {
   if (!(await claimBatch(trx, writer, seq))) return; // applied before: the attempt that seemed to fail had committed
-  // A batch's links are distinct, so its chunks never update the same row twice.
+  // In power-of-two chunks (batch-shapes.ts); a batch's links are distinct, so no chunk updates a row another did.
   for (const chunk of inPowersOfTwo(clicks)) {
     await trx
       .insertInto('link_clicks')
@@ -21,6 +22,63 @@ export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks
       .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
       .execute();
   }
+}
+
+/**
+ * Applies one batch of click events inside the caller's transaction, at most once per writer
+ * and number: the events with their link's account, and the workspace rollups they add to
+ * (rollups.ts). The one definition, run by the server's connection and by the SQLite
+ * background thread.
+ */
+export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatch): Promise<void> {
+  if (!(await claimBatch(trx, batch.writer, batch.seq))) return;
+  const ids = [...new Set(batch.events.map((event) => event.linkId))];
+  if (ids.length === 0) return;
+  const owners = new Map<number, number>();
+  // Multi-row statements in power-of-two chunks: a few shapes, prepared once (batch-shapes.ts).
+  for (const chunk of inPowersOfTwo(ids)) {
+    const links = await trx.selectFrom('links').select(['id', 'account_id']).where('id', 'in', chunk).execute();
+    for (const link of links) owners.set(Number(link.id), link.account_id);
+  }
+  const owned: Array<{ event: ClickEvent; accountId: number }> = [];
+  for (const event of batch.events) {
+    const accountId = owners.get(event.linkId);
+    // Links are never removed (a delete marks them), so every visited link has its row.
+    if (accountId !== undefined) owned.push({ event, accountId });
+  }
+  const events = owned.map(({ event, accountId }) => eventRow(event, accountId));
+  for (const chunk of inPowersOfTwo(events)) await trx.insertInto('click_events').values(chunk).execute();
+  const rollups = rollupRows(owned);
+  for (const chunk of inPowersOfTwo(rollups)) {
+    await trx
+      .insertInto('click_rollups')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'link_id', 'period', 'dimension', 'start', 'value'])
+          .doUpdateSet((eb) => ({ clicks: eb('click_rollups.clicks', '+', eb.ref('excluded.clicks')) })),
+      )
+      .execute();
+  }
+}
+
+function eventRow(event: ClickEvent, accountId: number): Insertable<ClickEventTable> {
+  return {
+    time: event.time,
+    link_id: event.linkId,
+    account_id: accountId,
+    bot: event.bot,
+    browser: event.browser,
+    browser_version: event.browserVersion,
+    os: event.os,
+    device_type: event.deviceType,
+    device_vendor: event.deviceVendor,
+    language: event.language,
+    referrer_host: event.referrerHost,
+    country: event.country,
+    city: event.city,
+    clicks: event.clicks,
+  };
 }
 
 /**

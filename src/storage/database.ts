@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
 import { SqlAccountStore } from './account-store.js';
 import { SqlAnalyticsStore } from './analytics-store.js';
+import { SqlBlocklistStore } from './blocklist-store.js';
 import { SqlLinkChangeStore } from './change-store.js';
 import { SqlClickStore } from './click-store.js';
 import { type Connection, type ConnectionOptions, type Dialect, openConnection } from './connection.js';
 import { SqlDomainStore } from './domain-store.js';
 import { SqlLinkStore } from './link-store.js';
-import type { AccountStore, AnalyticsStore, ClickStore, DomainStore, LinkChangeStore, LinkStore } from './stores.js';
+import type { AccountStore, AnalyticsStore, BlocklistStore, ClickStore, DomainStore, LinkChangeStore, LinkStore } from './stores.js';
 import type { Tables } from './tables.js';
 
 export type { Dialect } from './connection.js';
@@ -26,6 +27,7 @@ export interface Database {
   readonly accounts: AccountStore;
   readonly domains: DomainStore;
   readonly analytics: AnalyticsStore;
+  readonly blocklist: BlocklistStore;
   /** Kysely on the writer connection: migrations and tests. */
   readonly db: Kysely<Tables>;
   /** A durable write (group-committed on SQLite): migrations and tests. */
@@ -43,6 +45,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     accounts: new SqlAccountStore(connection),
     domains: new SqlDomainStore(connection),
     analytics: new SqlAnalyticsStore(connection),
+    blocklist: new SqlBlocklistStore(connection),
     db: connection.db,
     write: connection.write,
     close: connection.close,

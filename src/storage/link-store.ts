@@ -153,11 +153,20 @@ export class SqlLinkStore implements LinkStore {
     });
   }
 
-  setStatus(link: LinkRecord, status: LinkStatus): Promise<void> {
+  setStatus(link: LinkRecord, status: LinkStatus, reason: string | null = null): Promise<void> {
     return this.connection.write(async (db) => {
-      await db.updateTable('links').set({ status }).where('id', '=', link.id).execute();
+      await db
+        .updateTable('links')
+        .set({ status, block_reason: status === 'blocked' ? reason : null })
+        .where('id', '=', link.id)
+        .execute();
       await recordChange(db, link);
     });
+  }
+
+  async blockReasonOf(linkId: number): Promise<string | null> {
+    const row = await this.connection.db.selectFrom('links').select('block_reason').where('id', '=', linkId).executeTakeFirst();
+    return row?.block_reason ?? null;
   }
 
   update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined> {
@@ -182,14 +191,16 @@ export class SqlLinkStore implements LinkStore {
     });
   }
 
-  async listByAccount(accountId: number, offset: number, limit: number): Promise<{ total: number; links: CountedLink[] }> {
+  async listByAccount(accountId: number, offset: number, limit: number, search = ''): Promise<{ total: number; links: CountedLink[] }> {
     const db = this.connection.db;
+    const found = matching(search);
     const [counted, rows] = await Promise.all([
       db
         .selectFrom('links')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('account_id', '=', accountId)
         .where('deleted_at', 'is', null)
+        .$if(found !== undefined, (query) => query.where(found!))
         .executeTakeFirstOrThrow(),
       db
         .selectFrom('links')
@@ -198,6 +209,7 @@ export class SqlLinkStore implements LinkStore {
         .select('link_clicks.clicks')
         .where('links.account_id', '=', accountId)
         .where('links.deleted_at', 'is', null)
+        .$if(found !== undefined, (query) => query.where(found!))
         .orderBy('links.id', 'desc')
         .limit(limit)
         .offset(offset)
@@ -288,4 +300,15 @@ class SqliteLinkReads implements SyncLinkReads {
   releaseMemory(): void {
     this.reader().pragma('shrink_memory');
   }
+}
+
+/**
+ * A search of the caller's links: the text anywhere in the key, the destination or the comment, ignoring (ASCII) case,
+ * with LIKE's wildcards in it taken literally. The same SQL on both engines.
+ */
+function matching(search: string) {
+  if (search === '') return undefined;
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = (column: 'links.key' | 'links.url' | 'links.comment') => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  return sql<boolean>`(${like('links.key')} or ${like('links.url')} or ${like('links.comment')})`;
 }

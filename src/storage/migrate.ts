@@ -4,6 +4,8 @@ import { initial } from './migrations/0001-initial.js';
 import { clickWriters } from './migrations/0002-click-writers.js';
 import { v3Links } from './migrations/0003-v3-links.js';
 import { clickEvents } from './migrations/0004-click-events.js';
+import { clickRollups } from './migrations/0005-click-rollups.js';
+import { blocklist } from './migrations/0006-blocklist.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -12,6 +14,8 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0002-click-writers': clickWriters(database.dialect),
     '0003-v3-links': v3Links(database.dialect),
     '0004-click-events': clickEvents(database.dialect),
+    '0005-click-rollups': clickRollups(database.dialect),
+    '0006-blocklist': blocklist(database.dialect),
   };
 }
 

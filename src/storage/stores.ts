@@ -122,12 +122,15 @@ export interface LinkStore {
   findByCode(code: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined>;
   /** Marks a live link deleted and records the change; false when it was not live any more. */
   markDeleted(link: LinkRecord): Promise<boolean>;
-  /** Sets a link's status and records the change. */
-  setStatus(link: LinkRecord, status: LinkStatus): Promise<void>;
+  /** Sets a link's status (with the administrator's reason, kept while blocked) and records the change. */
+  setStatus(link: LinkRecord, status: LinkStatus, reason?: string | null): Promise<void>;
+  /** Why the link was blocked, as the administrator said; null when not said (or not blocked). */
+  blockReasonOf(linkId: number): Promise<string | null>;
   /** Applies an edit and records the change; the link as it is now, or undefined when it is not live any more. */
   update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined>;
   /** An account's live links, newest first, with their clicks, and how many there are. */
-  listByAccount(accountId: number, offset: number, limit: number): Promise<{ total: number; links: CountedLink[] }>;
+  /** The account's live links, newest first; `search` (when not empty) keeps those with it in their key, URL or comment. */
+  listByAccount(accountId: number, offset: number, limit: number, search?: string): Promise<{ total: number; links: CountedLink[] }>;
   /** How many live links a domain has. */
   countLive(domain: string): Promise<number>;
   /** The account's links among these ids, deleted ones included (analytics name the links clicks went to). */
@@ -194,6 +197,8 @@ export interface ClickEvent {
   /** ISO 3166-1 alpha-2. */
   readonly country: string | null;
   readonly city: string | null;
+  /** Visits this event stands for: identical ones within the same second are one event. */
+  readonly clicks: number;
 }
 
 /** Events numbered by their writer, like a ClickBatch: applied at most once per writer and number. */
@@ -209,6 +214,11 @@ export interface ClickCountQuery {
   readonly linkId?: number;
   readonly from: number;
   readonly to: number;
+  /**
+   * The start of a UTC day: the workspace's quarter-hour figures and raw events are kept from
+   * here on (ANALYTICS_RETENTION_DAYS); before it, only whole days are known.
+   */
+  readonly detailFrom: number;
 }
 
 /** Clicks in the slot of time that starts at `start` (epoch ms). */
@@ -244,8 +254,11 @@ export interface TopCount {
 export interface AnalyticsStore {
   /** Stores events with their link's account (any number of instances at once), at most once per batch number of a writer. */
   add(batch: ClickEventBatch): Promise<void>;
-  /** Clicks by people (bots excluded) per slot of `slotMs` milliseconds since the epoch; slots without clicks are left out. */
-  humanClicksBySlot(query: ClickCountQuery, slotMs: number): Promise<ClickSlot[]>;
+  /**
+   * Clicks by people (bots excluded) per quarter hour (UTC), and per UTC day before `detailFrom`;
+   * slots without clicks are left out.
+   */
+  humanClicksBySlot(query: ClickCountQuery): Promise<ClickSlot[]>;
   /**
    * Clicks per non-null value of the column (people's; bots' only for `bot`), most clicked first, then by value
    * (text by code point; link ids by number), at most `limit` (all without it).
@@ -253,6 +266,11 @@ export interface AnalyticsStore {
   topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]>;
   /** The most clicked `browser_version` of each of these browsers (people's clicks); ties go to the lowest version text. */
   topBrowserVersions(query: ClickCountQuery, browsers: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Retention: events before `cutoff` (the start of a UTC day) become their links' day figures
+   * and are deleted, and so are the workspaces' quarter-hour figures before it; day figures stay.
+   */
+  expire(cutoff: number): Promise<void>;
 }
 
 export interface AccountRecord {
@@ -316,4 +334,22 @@ export interface DomainStore {
   updateSettings(hostname: string, settings: Partial<DomainSettings>): Promise<boolean>;
   /** false when there was no such domain. */
   remove(hostname: string): Promise<boolean>;
+}
+
+/** A host on the blocklist, as stored. */
+export interface BlockedHost {
+  readonly host: string;
+  readonly createdAt: number;
+}
+
+/** The destination blocklist every instance reads (`brief blocklist`). */
+export interface BlocklistStore {
+  /** Adds a host; false when it was there already. */
+  add(host: string): Promise<boolean>;
+  /** Removes a host; false when it was not there. */
+  remove(host: string): Promise<boolean>;
+  /** Every host, in order. */
+  all(): Promise<BlockedHost[]>;
+  /** A token that changes whenever the list does: polled, so the list is read again only then. */
+  version(): Promise<string>;
 }

@@ -1,6 +1,6 @@
 // Table types for Kysely. Times are epoch milliseconds (bigint in PostgreSQL,
 // parsed to number; integer in SQLite) so both dialects compare them the same way.
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface AccountTable {
   id: Generated<number>;
@@ -61,6 +61,8 @@ export interface LinkTable {
   updated_at: number | null;
   /** In the dedupe index (v2, and v3 with reuseExisting); 0/1 on SQLite. */
   reusable: Generated<boolean | number>;
+  /** Why an administrator blocked the link (`brief link block --reason`); null when not given or not blocked. */
+  block_reason: string | null;
 }
 
 /** Clicks per link, added to by every instance's click counter; no row means no clicks yet. */
@@ -94,6 +96,21 @@ export interface ClickEventTable {
   referrer_host: string | null;
   country: string | null;
   city: string | null;
+  /** Visits identical in every other column within the same second: one row. */
+  clicks: ColumnType<number, number | undefined, number>;
+}
+
+/** Click counts per dimension value and period (storage/rollups.ts). */
+export interface ClickRollupTable {
+  account_id: number;
+  /** 0: the whole workspace's; a link's id: that link's day rows, made when its events expired. */
+  link_id: number;
+  period: 'quarter' | 'day';
+  dimension: string;
+  /** Epoch milliseconds: the period's start (UTC). */
+  start: number;
+  value: string;
+  clicks: number;
 }
 
 /** Append-only feed of link changes that running instances poll to drop cache entries. */
@@ -101,6 +118,14 @@ export interface LinkChangeTable {
   id: Generated<number>;
   domain: string;
   key: string;
+  created_at: number;
+}
+
+/** Destination hosts no link may point to (`brief blocklist`); a host covers its subdomains. */
+export interface BlockedHostTable {
+  id: Generated<number>;
+  /** Lower-case, punycode: as a normalized URL's hostname. */
+  host: string;
   created_at: number;
 }
 
@@ -113,6 +138,8 @@ export interface Tables {
   click_writers: ClickWriterTable;
   link_changes: LinkChangeTable;
   click_events: ClickEventTable;
+  click_rollups: ClickRollupTable;
+  blocked_hosts: BlockedHostTable;
 }
 
 export type LinkRow = Selectable<LinkTable>;

@@ -223,7 +223,9 @@ describe('brief end to end', () => {
     const sqlite = new SQLite(path.join(dir, 'brief.db'), { readonly: true });
     try {
       const row = sqlite
-        .prepare('select count(*) as n from click_events join links on links.id = click_events.link_id where links.code = ?')
+        .prepare(
+          'select coalesce(sum(click_events.clicks), 0) as n from click_events join links on links.id = click_events.link_id where links.code = ?',
+        )
         .get(link.code) as { n: number };
       assert.equal(row.n, 3);
     } finally {

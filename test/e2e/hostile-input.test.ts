@@ -36,6 +36,7 @@ describe('hostile input against the server process', () => {
     const report = await runFuzz({
       port: fuzz.server.port,
       targets: fuzz.targets,
+      checkToken: fuzz.checkToken,
       requests: 5_000,
       concurrency: 8,
       seed: 20261123,

@@ -28,6 +28,7 @@ const event = (linkId: number, time: number, bot: string | null = null): ClickEv
   referrerHost: null,
   country: null,
   city: null,
+  clicks: 1,
 });
 
 /** `YYYY-MM-DD` and `HH:MM` of an instant in a zone, by Intl alone. */

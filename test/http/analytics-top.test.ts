@@ -2,10 +2,14 @@
 // (user agents, referers, languages, forwarded addresses, bots), every dimension's figures
 // exactly, the link filter, the order, the limit, an empty range, and the errors.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { mmdbFile } from '../support/mmdb.js';
 import { awayFromBoundary } from '../support/time.js';
 
 const DAY = 86_400_000;
@@ -172,6 +176,7 @@ for (const dialect of dialects) {
         referrerHost,
         country: null,
         city: null,
+        clicks: 1,
       });
       // 12 referrers: r00..r11, r05 and r07 clicked 3 times, r11 twice, the others once; and one 61 days ago.
       const events = Array.from({ length: 12 }, (_, i) => event(now - 1000, `r${String(i).padStart(2, '0')}.example`));
@@ -210,6 +215,83 @@ for (const dialect of dialects) {
         assert.match(empty.json().datetimeRange[0], /T18:30:00\.000Z$/, 'midnight in Kolkata');
       }
       assert.equal((await dataOf(quiet, 'referers', { range: '1m' })).length, 0);
+    });
+
+    it('takes a custom range with from/to (Brief’s addition), to whole quarter hours, named custom', async () => {
+      const owner = await ctx.t.account();
+      const link = await makeLink(owner, 'top-custom');
+      const at = Date.UTC(2026, 0, 10, 12, 0, 0);
+      const event = (time: number, country: string) => ({
+        time,
+        linkId: link.id,
+        bot: null,
+        browser: null,
+        browserVersion: null,
+        os: null,
+        deviceType: null,
+        deviceVendor: null,
+        language: null,
+        referrerHost: null,
+        country,
+        city: null,
+        clicks: 1,
+      });
+      // 11:59:59 and 12:20 are in [11:45, 12:30); 12:30 and 11:44:59 are not.
+      const events = [event(at - 1000, 'FR'), event(at + 20 * 60_000, 'FR'), event(at + 30 * 60_000, 'DE'), event(at - 15 * 60_000 - 1000, 'DE')];
+      await ctx.t.database.analytics.add({ writer: `custom-test-${dialect}`, seq: 1, events });
+      const res = await top(owner, 'countries', { from: '2026-01-10T11:50:00Z', to: '2026-01-10T13:20:00+01:00' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), {
+        datetimeRange: ['2026-01-10T11:45:00.000Z', '2026-01-10T12:30:00.000Z'],
+        range: 'custom',
+        data: [{ label: 'FR', click: 2 }],
+      });
+      const clicks = await ctx.t.app.inject({
+        url: `/v3/shorten/analytics/clicks?${qs({ from: '2026-01-10T00:00:00Z', to: '2026-01-11T00:00:00Z', granularity: 'day', link: `${BASE_HOST}/${link.slug}` })}`,
+        headers: owner.headers,
+      });
+      assert.equal(clicks.statusCode, 200, clicks.body);
+      assert.deepEqual(clicks.json().data, [{ date: '2026-01-10', click: 4 }]);
+      const bad: Array<[Record<string, string>, string]> = [
+        [{ from: 'yesterday' }, 'from'],
+        [{ from: '2026-01-10' }, 'from'],
+        [{ to: '2026-01-10T00:00:00Z' }, 'from'],
+        [{ from: '2026-01-10T00:00:00Z', to: '2026-01-09T00:00:00Z' }, 'to'],
+        [{ from: '2024-01-01T00:00:00Z', to: '2026-01-09T00:00:00Z' }, 'to'],
+      ];
+      for (const [query, field] of bad) {
+        const answer = await top(owner, 'countries', query);
+        assert.equal(answer.statusCode, 422, JSON.stringify(query));
+        assert.equal(answer.json().code, 'E_VALIDATION_ERROR');
+        assert.match(answer.json().message, new RegExp(`\\b${field}\\b`));
+      }
+      const hourly = await ctx.t.app.inject({
+        url: `/v3/shorten/analytics/clicks?${qs({ from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z', granularity: 'hour' })}`,
+        headers: owner.headers,
+      });
+      assert.equal(hourly.statusCode, 422, hourly.body);
+    });
+
+    it('lists cities when GEOIP_CITY_DB names an MMDB file, in either common record shape', async () => {
+      const owner = await ctx.t.account();
+      const link = await makeLink(owner, 'top-cities');
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-city-')), 'city.mmdb');
+      fs.writeFileSync(file, mmdbFile({ '81.2.69.0/24': { city: { names: { en: 'London' } } }, '2.125.160.0/20': { city: 'Lyon' } }));
+      await awayFromBoundary();
+      const visitor = await buildTestApp(ctx.t.database, { CLICK_FLUSH_MS: '600000', TRUST_PROXY: '1', GEOIP_CITY_DB: file });
+      for (const address of ['81.2.69.142', '81.2.69.7', '2.125.160.216', US_ADDRESS]) {
+        const res = await visitor.app.inject({
+          url: `/${link.slug}`,
+          headers: { host: BASE_HOST, 'user-agent': AGENTS.chrome131, 'x-forwarded-for': address },
+        });
+        assert.equal(res.statusCode, 301);
+      }
+      await visitor.close(); // writes the events
+      assert.deepEqual(await dataOf(owner, 'cities', { link: `${BASE_HOST}/${link.slug}` }), [
+        { label: 'London', click: 2 },
+        { label: 'Lyon', click: 1 },
+      ]);
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
     });
 
     it('answers JSON errors: 401, 404 for another workspace or link or an unknown dimension, 422 for a bad value', async () => {

@@ -27,6 +27,7 @@ const V3_ERRORS = {
   401: 'E_UNAUTHORIZED_ACCESS',
   404: 'E_NOT_FOUND',
   422: 'E_VALIDATION_ERROR',
+  429: 'E_TOO_MANY_REQUESTS',
   500: 'E_INTERNAL_ERROR',
   503: 'E_SERVICE_UNAVAILABLE',
 };
@@ -34,26 +35,54 @@ const V3_ERRORS = {
 /** The error statuses each route documents, and the code its body carries. */
 const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v2/shorten': {
-    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+    get: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      422: 'E_VALIDATION_ERROR',
+      429: 'E_TOO_MANY_REQUESTS',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
   },
   '/v2/shorten-domains': {
-    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+    get: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      422: 'E_VALIDATION_ERROR',
+      429: 'E_TOO_MANY_REQUESTS',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
   },
   '/v2/links/{link}': {
-    delete: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 404: 'E_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+    delete: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      404: 'E_NOT_FOUND',
+      429: 'E_TOO_MANY_REQUESTS',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
   },
   '/{key}': {
     get: { 400: 'E_BAD_REQUEST', 404: 'E_ROUTE_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
   },
   '/v2/qrcode': {
-    get: { 400: 'E_BAD_REQUEST', 422: 'E_VALIDATION_ERROR', 500: 'E_INTERNAL_ERROR' },
+    get: { 400: 'E_BAD_REQUEST', 422: 'E_VALIDATION_ERROR', 429: 'E_TOO_MANY_REQUESTS', 500: 'E_INTERNAL_ERROR' },
   },
   '/v3/shorten/bulk': { post: V3_ERRORS },
   '/v3/shorten': { get: V3_ERRORS },
   '/v3/shorten/list': { get: V3_ERRORS },
   '/v3/shorten/{domain}/{slug}': { get: V3_ERRORS, patch: V3_ERRORS, delete: V3_ERRORS },
   '/v3/shorten/domains': {
-    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 404: 'E_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
+    get: {
+      400: 'E_BAD_REQUEST',
+      401: 'E_UNAUTHORIZED_ACCESS',
+      404: 'E_NOT_FOUND',
+      429: 'E_TOO_MANY_REQUESTS',
+      500: 'E_INTERNAL_ERROR',
+      503: 'E_SERVICE_UNAVAILABLE',
+    },
     put: V3_ERRORS,
   },
   '/v3/shorten/analytics/clicks': {
@@ -76,6 +105,7 @@ const ERROR_CODES = [
   'E_UNAUTHORIZED_ACCESS',
   'E_NOT_FOUND',
   'E_ROUTE_NOT_FOUND',
+  'E_TOO_MANY_REQUESTS',
   'E_INTERNAL_ERROR',
   'E_SERVICE_UNAVAILABLE',
 ];
@@ -103,7 +133,8 @@ function exampleValues(media: Json): Json[] {
 const isForeign = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref.trim()) || ref.trim().startsWith('//');
 
 describe('API document and reference page', () => {
-  const ctx = useTestApp('sqlite');
+  // The limits on (the document shows a 429 only where one can occur), and high enough for this suite.
+  const ctx = useTestApp('sqlite', { RATE_LIMIT_ANON: '10000', RATE_LIMIT_TOKEN: '10000', RATE_LIMIT_READ: '10000', RATE_LIMIT_PASSWORD: '10000' });
   let doc: Json;
   let owner: TestAccount;
 

@@ -434,7 +434,11 @@ for (const dialect of dialects) {
         const head = await visit(domain, '/', 'HEAD');
         assert.equal(head.statusCode, 302);
         assert.equal(head.headers.location, 'https://example.com/welcome');
-        for (const host of [plain, BASE_HOST, PUBLIC_HOST, 'unknown.example']) assertNotFoundPage(await visit(host, '/'));
+        for (const host of [plain, PUBLIC_HOST, 'unknown.example']) assertNotFoundPage(await visit(host, '/'));
+        // The default domain's `/` is the web app (decision 0011).
+        const app = await visit(BASE_HOST, '/');
+        assert.equal(app.statusCode, 200);
+        assert.match(app.body, /<script type="module"[^>]* src="\/assets\//);
         // An unknown key on it still answers the 404 page: only notFoundPageRedirectUrl changes that.
         assertNotFoundPage(await visit(domain, '/nosuchkey'));
         assert.equal((await patch(owner, domain, { homePageRedirectUrl: null })).statusCode, 200);
@@ -503,7 +507,7 @@ for (const dialect of dialects) {
           assert.equal(lost.headers['cache-control'], 'no-store');
         }
         assert.equal((await get(`/${live.slug}`)).status, 301);
-        assert.equal((await get('/', 'GET', BASE_HOST)).status, 404);
+        assert.match((await get('/', 'GET', BASE_HOST)).body, /<script type="module"/, 'the web app on the default domain');
         assert.equal((await get('/nosuchkey', 'GET', BASE_HOST)).body, NOT_FOUND_PAGE);
         assert.equal((await get('/v2')).status, 404);
         assert.equal(JSON.parse((await get('/v2')).body).code, 'E_ROUTE_NOT_FOUND');

@@ -228,6 +228,43 @@ for (const dialect of dialects) {
         assert.equal((await list(account, { page: '3' })).json().links.length, 0);
       });
 
+      it('searches the key, the destination and the comment, any case, wildcards literal, total counted', async () => {
+        const account = await ctx.t.account();
+        const other = await ctx.t.account();
+        const tag = `Srch${Date.now()}`;
+        const made = [];
+        // One call each, so the ids (the list's order) follow the array's.
+        for (const item of [
+          { url: `https://example.com/${tag}/one` },
+          { url: freshUrl(), slug: `${tag}-slug` },
+          { url: freshUrl(), comment: `about ${tag.toUpperCase()}` },
+          { url: freshUrl(), comment: '100%_sure' },
+          { url: freshUrl() },
+        ]) {
+          made.push((await bulk([item], account)).json()[0]);
+        }
+        await bulk([{ url: `https://example.com/${tag}/theirs` }], other);
+        const found = (await list(account, { search: tag.toLowerCase() })).json();
+        assert.equal(found.metadata.total, 3);
+        assert.deepEqual(
+          found.links.map((l: any) => l.id),
+          [made[2].id, made[1].id, made[0].id],
+        );
+        const paged = (await list(account, { search: tag, perPage: '2', page: '2' })).json();
+        assert.deepEqual(paged.metadata, { total: 3, perPage: 2, page: 2 });
+        assert.deepEqual(
+          paged.links.map((l: any) => l.id),
+          [made[0].id],
+        );
+        assert.deepEqual(
+          (await list(account, { search: '%_' })).json().links.map((l: any) => l.id),
+          [made[3].id],
+        );
+        assert.equal((await list(account, { search: '_' })).json().metadata.total, 1, 'an underscore is itself, not any character');
+        assert.equal((await list(account, { search: '' })).json().metadata.total, 5);
+        assertErrorShape(await list(account, { search: 'x'.repeat(201) }), 422, 'E_VALIDATION_ERROR');
+      });
+
       it('shows clicks, blocks, expiry, and links made with v2; not other accounts’ links', async () => {
         const account = await ctx.t.account();
         const other = await ctx.t.account();

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { BlocklistService } from '../../src/abuse/blocklist-service.js';
 import type { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -23,6 +24,11 @@ export const TEST_ENV: Record<string, string> = {
   CHANGE_POLL_MS: '10',
   // Off by default (config.ts); the tests record every visit, as a server with analytics on.
   ANALYTICS: 'full',
+  // The suites make many links and calls from one address; the limits' own tests turn them on.
+  RATE_LIMIT_ANON: '0',
+  RATE_LIMIT_TOKEN: '0',
+  RATE_LIMIT_READ: '0',
+  RATE_LIMIT_PASSWORD: '0',
 };
 
 export interface TestAccount {
@@ -41,6 +47,8 @@ export interface TestApp {
   domains: DomainService;
   /** A LinkService like the CLI's: its changes reach the app through the link_changes feed. */
   links: LinkService;
+  /** The CLI's blocklist: what it adds reaches the app as the app polls the list. */
+  blocklist: BlocklistService;
   account(prefix?: string): Promise<TestAccount>;
   privateDomain(accountId: number, prefix?: string): Promise<string>;
   close(): Promise<void>;
@@ -55,7 +63,7 @@ export async function buildTestApp(database: Database, env: Record<string, strin
   // only through the link_changes feed it polls.
   const quiet = { info: () => {}, warn: () => {} };
   const bus = new LocalChangeBus();
-  const { accounts, domains, links } = createServices(config, database, { changes: bus, close: () => bus.close() }, quiet);
+  const { accounts, domains, links, blocklist } = createServices(config, database, { changes: bus }, quiet);
   return {
     app,
     config,
@@ -63,6 +71,7 @@ export async function buildTestApp(database: Database, env: Record<string, strin
     accounts,
     domains,
     links,
+    blocklist,
     async account(prefix = 'acct') {
       const row = await accounts.create(uniqueName(prefix));
       const { token } = await accounts.createToken(row.name);

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { botName } from '../../src/analytics/bots.js';
 import { clientAddress } from '../../src/analytics/client-address.js';
-import { bundledCountries } from '../../src/analytics/countries.js';
 import { firstLanguage, type RawVisit, referrerHost, VisitEnricher } from '../../src/analytics/enrich.js';
+import { bundledCountries } from '../../src/analytics/places.js';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const IPHONE =
@@ -157,6 +157,7 @@ describe('VisitEnricher', () => {
       referrerHost: 't.co',
       country: 'BR',
       city: null,
+      clicks: 1,
     });
     assert.deepEqual(asked, ['198.51.100.23']);
     assert.ok(!JSON.stringify(event).includes('198.51.100.23'));
@@ -181,6 +182,7 @@ describe('VisitEnricher', () => {
       [
         ['time', 1_700_000_000_000],
         ['linkId', 7],
+        ['clicks', 1],
       ],
     );
   });
@@ -201,6 +203,7 @@ describe('VisitEnricher', () => {
       [
         ['time', 1_700_000_000_000],
         ['linkId', 7],
+        ['clicks', 1],
       ],
     );
   });

@@ -126,3 +126,48 @@ describe('analytics settings', () => {
     fails({ ANALYTICS_BUFFER_MAX: 'lots' }, 'ANALYTICS_BUFFER_MAX');
   });
 });
+
+describe('rate limit and abuse settings', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.rateLimitAnon, 30);
+    assert.equal(config.rateLimitToken, 600);
+    assert.equal(config.rateLimitRead, 1200);
+    assert.equal(config.rateLimitPassword, 10);
+    assert.equal(config.anonymousShorten, true);
+    assert.equal(config.corsOrigins, '*');
+    assert.equal(config.blocklistFile, undefined);
+  });
+
+  it('reads them, 0 meaning no limit', () => {
+    const config = loadConfig({
+      RATE_LIMIT_ANON: '0',
+      RATE_LIMIT_TOKEN: '5',
+      RATE_LIMIT_READ: '0',
+      RATE_LIMIT_PASSWORD: '3',
+      ANONYMOUS_SHORTEN: 'off',
+      CORS_ORIGINS: 'https://App.example, http://localhost:5173/',
+    });
+    assert.deepEqual(
+      [config.rateLimitAnon, config.rateLimitToken, config.rateLimitRead, config.rateLimitPassword, config.anonymousShorten],
+      [0, 5, 0, 3, false],
+    );
+    assert.deepEqual(config.corsOrigins, ['https://app.example', 'http://localhost:5173']);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-config-')), 'blocklist.txt');
+    fs.writeFileSync(file, 'phishing.example\n');
+    assert.equal(loadConfig({ BLOCKLIST_FILE: file }).blocklistFile, file);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
+  it('throws a one-line ConfigError naming the variable for each bad value', () => {
+    fails({ RATE_LIMIT_ANON: '-1' }, 'RATE_LIMIT_ANON');
+    fails({ RATE_LIMIT_TOKEN: 'many' }, 'RATE_LIMIT_TOKEN');
+    fails({ RATE_LIMIT_READ: '1.5' }, 'RATE_LIMIT_READ');
+    fails({ RATE_LIMIT_PASSWORD: '10000000000' }, 'RATE_LIMIT_PASSWORD');
+    fails({ ANONYMOUS_SHORTEN: 'no' }, 'ANONYMOUS_SHORTEN');
+    fails({ CORS_ORIGINS: 'app.example' }, 'CORS_ORIGINS');
+    fails({ CORS_ORIGINS: 'https://app.example/path' }, 'CORS_ORIGINS');
+    fails({ CORS_ORIGINS: 'ftp://app.example' }, 'CORS_ORIGINS');
+    fails({ BLOCKLIST_FILE: '/no/such/blocklist.txt' }, 'BLOCKLIST_FILE');
+  });
+});

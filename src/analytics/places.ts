@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Reader, type Response } from 'mmdb-lib';
+
+/** What an address tells of a place: a country code or a city name, or null (unknown, not public, not an address). */
+export type PlaceLookup = (address: string) => string | null;
+
+/** The npm package that ships the IP-to-country database (CC0), and its file. */
+const DATABASE = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
+
+let bundled: PlaceLookup | undefined;
+
+/**
+ * The bundled IP-to-country database (geo-whois-asn-country: CC0, from the registries' whois
+ * and ASN data), read into memory once per process (7.5 MB) and looked up there: no network
+ * call, no file read per visit. Answers ISO 3166-1 alpha-2 codes.
+ */
+export function bundledCountries(): PlaceLookup {
+  if (bundled) return bundled;
+  const file = createRequire(import.meta.url).resolve(DATABASE);
+  bundled = countriesFrom(readFileSync(file));
+  return bundled;
+}
+
+/** A country lookup over an MMDB file whose records carry `country_code` (ip-location-db) or `country.iso_code` (MaxMind). */
+export function countriesFrom(mmdb: Buffer): PlaceLookup {
+  return lookupIn(mmdb, (record) => {
+    const code = record.country_code ?? (record.country as Record<string, unknown> | undefined)?.iso_code;
+    return typeof code === 'string' && /^[A-Z]{2}$/.test(code) ? code : null;
+  });
+}
+
+/**
+ * GEOIP_CITY_DB: a city lookup over the operator's own MMDB file (read once, at start), in
+ * either of the common shapes: `city` as a name (ip-location-db's city files) or
+ * `city.names.en` (MaxMind's GeoLite2/GeoIP2 City).
+ */
+export function citiesIn(file: string): PlaceLookup {
+  let mmdb: Buffer;
+  try {
+    mmdb = readFileSync(file);
+    new Reader<Response>(mmdb);
+  } catch (error) {
+    throw new Error(`GEOIP_CITY_DB: ${file} is not a readable MMDB file (${(error as Error).message})`);
+  }
+  return lookupIn(mmdb, (record) => {
+    const city = record.city;
+    const name = typeof city === 'string' ? city : ((city as { names?: Record<string, unknown> } | undefined)?.names?.en ?? null);
+    return typeof name === 'string' && name.trim() !== '' ? name.trim().slice(0, 64) : null;
+  });
+}
+
+/** Looks addresses up in an MMDB file held in memory, answering what `pick` reads of the record. */
+function lookupIn(mmdb: Buffer, pick: (record: Record<string, unknown>) => string | null): PlaceLookup {
+  // The reader's types are MaxMind's own records; other databases' records differ, hence the plain object.
+  const reader = new Reader<Response>(mmdb);
+  // The last few thousand addresses' answers, in memory only (never written, gone on restart):
+  // busy clients and proxies come back often, and parsing an address costs more than the visit.
+  const recent = new Map<string, string | null>();
+  const lookup = (address: string): string | null => {
+    // Only public unicast addresses have a place: the whois data places some private and
+    // documentation ranges (192.168/16, 203.0.113/24) in the registry's home country.
+    if (isIP(address) === 0) return null;
+    const ip = ipaddr.process(address); // ::ffff:1.2.3.4 → 1.2.3.4
+    if (ip.range() !== 'unicast') return null;
+    try {
+      const record = reader.get(ip.toString()) as Record<string, unknown> | null;
+      return record ? pick(record) : null;
+    } catch {
+      return null;
+    }
+  };
+  return (address) => {
+    let place = recent.get(address);
+    if (place !== undefined) return place;
+    place = lookup(address);
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(address, place);
+    return place;
+  };
+}
+
+const RECENT_MAX = 4096;

@@ -1,0 +1,53 @@
+import { LRUCache } from 'lru-cache';
+
+/** A counter's state after an addition: its total in the current window, and the time left in that window. */
+export interface CounterState {
+  readonly current: number;
+  readonly ttlMs: number;
+}
+
+/**
+ * Fixed-window counters for rate limits (http/rate-limits.ts). In one process, or shared
+ * by every instance through Redis (redis-counters.ts). `add` never fails: a counter that
+ * cannot be shared is counted here instead.
+ */
+export interface RateCounters {
+  /** Adds `amount` to `key`'s counter; a new window of `windowMs` starts when none is running. */
+  add(key: string, amount: number, windowMs: number): Promise<CounterState>;
+  /** Resolves once the counters are shared (or were given up waiting for); at once for local ones. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// Counters of callers not seen for a window fall out first; a flood of addresses costs
+// at most this many entries.
+const MAX_LOCAL_COUNTERS = 100_000;
+
+interface Window {
+  count: number;
+  endsAt: number;
+}
+
+/** Counters in this process: per instance. */
+export class LocalCounters implements RateCounters {
+  private readonly windows = new LRUCache<string, Window>({ max: MAX_LOCAL_COUNTERS });
+
+  async add(key: string, amount: number, windowMs: number): Promise<CounterState> {
+    return this.addNow(key, amount, windowMs);
+  }
+
+  /** The same, synchronously (the Redis counters' fall-back calls it). */
+  addNow(key: string, amount: number, windowMs: number): CounterState {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (window === undefined || window.endsAt <= now) {
+      window = { count: 0, endsAt: now + windowMs };
+      this.windows.set(key, window);
+    }
+    window.count += amount;
+    return { current: window.count, ttlMs: window.endsAt - now };
+  }
+
+  async ready(): Promise<void> {}
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,114 @@
+import { type Kysely, sql } from 'kysely';
+import type { ClickEvent } from './stores.js';
+import type { ClickRollupTable } from './tables.js';
+
+// The rollups of click events (click_rollups, migration 0005): what each row counts and how rows
+// are made from events, once for the writes (rollupRows) and once in SQL (rebuildRollups, for the
+// migration and the benchmark's bulk load).
+
+export const QUARTER_MS = 15 * 60_000;
+export const DAY_MS = 86_400_000;
+export const PERIOD_MS = { quarter: QUARTER_MS, day: DAY_MS } as const;
+export type RollupPeriod = keyof typeof PERIOD_MS;
+
+/** The event columns counted per value: people's clicks, but `bot` bots' visits only. */
+export const VALUE_DIMENSIONS = [
+  'bot',
+  'browser',
+  'os',
+  'device_type',
+  'device_vendor',
+  'language',
+  'referrer_host',
+  'country',
+  'city',
+  'link_id',
+] as const;
+
+/**
+ * What a rollup row counts: a column's values, people's clicks in all (`clicks`, value ''), or
+ * people's clicks per browser and major version (`browser_version`, value `Chrome 120`:
+ * a version has no space, so the last space splits the two).
+ */
+export type RollupDimension = (typeof VALUE_DIMENSIONS)[number] | 'clicks' | 'browser_version';
+
+/** The workspace's rollup rows (link_id 0) of a batch of events, each event with its link's account. */
+export function rollupRows(events: ReadonlyArray<{ event: ClickEvent; accountId: number }>): ClickRollupTable[] {
+  const rows = new Map<string, ClickRollupTable>();
+  const add = (accountId: number, period: RollupPeriod, start: number, dimension: RollupDimension, value: string, clicks: number) => {
+    const key = `${accountId}\u0000${period}\u0000${start}\u0000${dimension}\u0000${value}`;
+    const row = rows.get(key);
+    if (row) row.clicks += clicks;
+    else rows.set(key, { account_id: accountId, link_id: 0, period, start, dimension, value, clicks });
+  };
+  for (const { event, accountId } of events) {
+    for (const period of ['quarter', 'day'] as const) {
+      const start = event.time - (event.time % PERIOD_MS[period]);
+      const n = event.clicks;
+      if (event.bot !== null) {
+        add(accountId, period, start, 'bot', event.bot, n);
+        continue;
+      }
+      add(accountId, period, start, 'clicks', '', n);
+      add(accountId, period, start, 'link_id', String(event.linkId), n);
+      const values: Array<[RollupDimension, string | null]> = [
+        ['browser', event.browser],
+        ['os', event.os],
+        ['device_type', event.deviceType],
+        ['device_vendor', event.deviceVendor],
+        ['language', event.language],
+        ['referrer_host', event.referrerHost],
+        ['country', event.country],
+        ['city', event.city],
+      ];
+      for (const [dimension, value] of values) if (value !== null) add(accountId, period, start, dimension, value, n);
+      if (event.browser !== null && event.browserVersion !== null)
+        add(accountId, period, start, 'browser_version', `${event.browser} ${event.browserVersion}`, n);
+    }
+  }
+  return [...rows.values()];
+}
+
+/** The SQL expression of a dimension's value in a click_events row, and the condition for the row to count. */
+export function eventValue(dimension: RollupDimension) {
+  if (dimension === 'clicks') return { value: sql<string>`''`, counts: sql`bot is null` };
+  if (dimension === 'bot') return { value: sql<string>`bot`, counts: sql`bot is not null` };
+  if (dimension === 'browser_version')
+    return {
+      value: sql<string>`browser || ' ' || browser_version`,
+      counts: sql`bot is null and browser is not null and browser_version is not null`,
+    };
+  if (dimension === 'link_id') return { value: sql<string>`cast(link_id as text)`, counts: sql`bot is null` };
+  const column = sql.ref(dimension);
+  return { value: sql<string>`${column}`, counts: sql`bot is null and ${column} is not null` };
+}
+
+export const ALL_DIMENSIONS: readonly RollupDimension[] = ['clicks', 'browser_version', ...VALUE_DIMENSIONS];
+
+/**
+ * Adds to click_rollups what the click_events rows in [from, to) count: the workspace's rows
+ * (link_id 0, quarter hours and days), or with `perLink` each link's day rows (retention).
+ */
+export async function rollUpEvents(db: Kysely<any>, options: { from?: number; to?: number; accountId?: number; perLink: boolean }): Promise<void> {
+  const periods: RollupPeriod[] = options.perLink ? ['day'] : ['quarter', 'day'];
+  for (const period of periods) {
+    const length = sql.lit(PERIOD_MS[period]);
+    const start = sql<number>`time - time % ${length}`;
+    for (const dimension of ALL_DIMENSIONS) {
+      const { value, counts } = eventValue(dimension);
+      const link = options.perLink ? sql`link_id` : sql`0`;
+      const where = [counts];
+      if (options.accountId !== undefined) where.push(sql`account_id = ${options.accountId}`);
+      if (options.from !== undefined) where.push(sql`time >= ${options.from}`);
+      if (options.to !== undefined) where.push(sql`time < ${options.to}`);
+      await sql`
+        insert into click_rollups (account_id, link_id, period, dimension, start, value, clicks)
+        select account_id, ${link}, ${sql.lit(period)}, ${sql.lit(dimension)}, ${start}, ${value}, sum(clicks)
+        from click_events
+        where ${sql.join(where, sql` and `)}
+        group by ${sql.join([sql`account_id`, ...(options.perLink ? [sql`link_id`] : []), start, ...(dimension === 'clicks' ? [] : [value])])}
+        on conflict (account_id, link_id, period, dimension, start, value)
+        do update set clicks = click_rollups.clicks + excluded.clicks`.execute(db);
+    }
+  }
+}

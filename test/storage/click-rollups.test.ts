@@ -1,0 +1,153 @@
+// Click rollups on every dialect: a workspace's figures over any range (quarter hours at its
+// edges, whole days inside) equal the events' own count, and retention turns old events into
+// their links' day figures without losing a click from any total.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ClickCountQuery, ClickEvent } from '../../src/storage/stores.js';
+import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+
+const QUARTER = 900_000;
+const DAY = 86_400_000;
+const BASE = Date.UTC(2026, 5, 1); // a UTC midnight
+
+const event = (linkId: number, time: number, country: string, bot: string | null = null): ClickEvent => ({
+  time,
+  linkId,
+  bot,
+  browser: 'Firefox',
+  browserVersion: String(120 + (time % 3)),
+  os: null,
+  deviceType: 'desktop',
+  deviceVendor: null,
+  language: null,
+  referrerHost: null,
+  country,
+  city: null,
+  clicks: 1 + (time % 2),
+});
+
+/** What the events say of a range, counted here in plain code: people's clicks per country. */
+function expected(events: ClickEvent[], from: number, to: number, linkId?: number): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    if (e.time < from || e.time >= to || e.bot !== null || (linkId !== undefined && e.linkId !== linkId)) continue;
+    counts.set(e.country!, (counts.get(e.country!) ?? 0) + e.clicks);
+  }
+  return counts;
+}
+
+const asMap = (rows: Array<{ value: string; clicks: number }>) => new Map(rows.map((r) => [r.value, r.clicks]));
+const total = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+
+for (const dialect of dialects) {
+  describe(`click rollups (${dialect})`, () => {
+    let t: TestDatabase;
+    let accountId: number;
+    const linkIds: number[] = [];
+    const events: ClickEvent[] = [];
+
+    before(async () => {
+      t = await openTestDatabase(dialect);
+      accountId = (await t.database.accounts.create(`rollups-${dialect}`))!.id;
+      for (const n of [1, 2]) {
+        const outcome = await t.database.links.create(
+          {
+            accountId,
+            domain: 'short.test',
+            slug: null,
+            url: `https://example.com/rollups/${n}`,
+            urlHash: Buffer.alloc(32, n),
+            title: null,
+            comment: null,
+            passwordHash: null,
+            expiresAt: null,
+            reusable: false,
+            reuseExisting: false,
+          },
+          () => `ru${n}${Math.random().toString(36).slice(2, 8)}`,
+        );
+        assert.ok('created' in outcome);
+        linkIds.push(outcome.created.id);
+      }
+      // Five days of events at irregular times (every 37 minutes and a few seconds), two links, three countries, some bots.
+      for (let time = BASE + 7_000, i = 0; time < BASE + 5 * DAY; time += 37 * 60_000 + 13_000, i++) {
+        events.push(event(linkIds[i % 2]!, time, ['FR', 'DE', 'JP'][i % 3]!, i % 7 === 0 ? 'Googlebot' : null));
+      }
+      for (let i = 0; i < events.length; i += 100)
+        await t.database.analytics.add({ writer: `rollups-${dialect}`, seq: i + 1, events: events.slice(i, i + 100) });
+    });
+    after(async () => {
+      await t.cleanup();
+    });
+
+    const query = (from: number, to: number, linkId?: number): ClickCountQuery => ({ accountId, linkId, from, to, detailFrom: 0 });
+
+    it('counts a workspace over any quarter-hour range exactly: day figures inside, quarter-hour figures at the edges', async () => {
+      const ranges: Array<[number, number]> = [
+        [BASE, BASE + 5 * DAY], // whole days only
+        [BASE + 10 * QUARTER, BASE + 3 * DAY + 7 * QUARTER], // edges on both sides
+        [BASE + DAY + QUARTER, BASE + DAY + 40 * QUARTER], // within one day
+        [BASE - DAY, BASE + 30 * QUARTER], // from before the first event
+      ];
+      for (const [from, to] of ranges) {
+        const want = expected(events, from, to);
+        assert.ok(total(want) > 0);
+        assert.deepEqual(asMap(await t.database.analytics.topCounts(query(from, to), 'country')), want, `${from}..${to}`);
+        const slots = await t.database.analytics.humanClicksBySlot(query(from, to));
+        assert.equal(
+          slots.reduce((sum, slot) => sum + slot.clicks, 0),
+          total(want),
+        );
+        assert.ok(slots.every((slot) => slot.start % QUARTER === 0 && slot.start >= from && slot.start < to));
+      }
+      const bots = await t.database.analytics.topCounts(query(BASE, BASE + 5 * DAY), 'bot');
+      assert.deepEqual(bots, [{ value: 'Googlebot', clicks: events.filter((e) => e.bot).reduce((sum, e) => sum + e.clicks, 0) }]);
+      // The most clicked version of each browser, from the same figures.
+      const versions = await t.database.analytics.topBrowserVersions(query(BASE, BASE + 5 * DAY), ['Firefox']);
+      assert.match(versions.get('Firefox') ?? '', /^12[012]$/);
+    });
+
+    it('keeps totals when events expire: the links’ day figures replace them, and quarter hours before the cut-off go', async () => {
+      const cutoff = BASE + 2 * DAY;
+      const before = {
+        workspace: asMap(await t.database.analytics.topCounts(query(BASE, BASE + 5 * DAY), 'country')),
+        link: asMap(await t.database.analytics.topCounts(query(BASE, BASE + 5 * DAY, linkIds[0]), 'country')),
+      };
+      // Twice at once (two instances) and once more: nothing counted twice.
+      await Promise.all([t.database.analytics.expire(cutoff), t.database.analytics.expire(cutoff)]);
+      await t.database.analytics.expire(cutoff);
+      const raw = await t.database.db.selectFrom('click_events').select('time').where('account_id', '=', accountId).execute();
+      assert.ok(raw.length > 0 && raw.every((row) => Number(row.time) >= cutoff), 'events before the cut-off are deleted');
+      const quarters = await t.database.db
+        .selectFrom('click_rollups')
+        .select('start')
+        .where('account_id', '=', accountId)
+        .where('period', '=', 'quarter')
+        .execute();
+      assert.ok(
+        quarters.every((row) => Number(row.start) >= cutoff),
+        'quarter hours before the cut-off are deleted',
+      );
+      const detailed = { detailFrom: cutoff };
+      // Whole days: the same totals as before, for the workspace and for one link.
+      assert.deepEqual(asMap(await t.database.analytics.topCounts({ ...query(BASE, BASE + 5 * DAY), ...detailed }, 'country')), before.workspace);
+      assert.deepEqual(
+        asMap(await t.database.analytics.topCounts({ ...query(BASE, BASE + 5 * DAY, linkIds[0]), ...detailed }, 'country')),
+        before.link,
+      );
+      // The old part by days, the rest to the quarter hour.
+      const from = BASE + DAY;
+      const to = BASE + 3 * DAY + 5 * QUARTER;
+      assert.deepEqual(asMap(await t.database.analytics.topCounts({ ...query(from, to), ...detailed }, 'country')), expected(events, from, to));
+      assert.deepEqual(
+        asMap(await t.database.analytics.topCounts({ ...query(from, to, linkIds[1]), ...detailed }, 'country')),
+        expected(events, from, to, linkIds[1]),
+      );
+      const series = await t.database.analytics.humanClicksBySlot({ ...query(from, to, linkIds[1]), ...detailed });
+      assert.equal(
+        series.reduce((sum, slot) => sum + slot.clicks, 0),
+        total(expected(events, from, to, linkIds[1])),
+      );
+    });
+  });
+}

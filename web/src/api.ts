@@ -1,0 +1,155 @@
+// The only place the app talks to the server: Brief's own API (v2, v3), same origin, the token in a header.
+import { currentToken } from './session';
+
+/** One field's problem, as the API names it. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** An API error in the API's own words: `{message, code, errors?}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors: readonly FieldProblem[] = [],
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | undefined>;
+
+function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown; token?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = options.token ?? currentToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'omit',
+    });
+  } catch {
+    throw new ApiError(0, 'E_NETWORK', 'The server could not be reached. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const error = (body ?? {}) as { message?: unknown; code?: unknown; errors?: unknown };
+    const errors = Array.isArray(error.errors)
+      ? error.errors.filter((e): e is FieldProblem => typeof e?.field === 'string' && typeof e?.message === 'string')
+      : [];
+    const message = typeof error.message === 'string' ? error.message : `The server answered ${response.status}.`;
+    throw new ApiError(response.status, typeof error.code === 'string' ? error.code : 'E_UNKNOWN', message, errors);
+  }
+  return body as T;
+}
+
+export interface Shortened {
+  slug: string;
+  domain: string;
+  url: string;
+  shortened: string;
+}
+
+export interface Link {
+  domainName: string;
+  slug: string;
+  isCustomSlug: boolean;
+  shortUrl: string;
+  originalUrl: string;
+  suspended: boolean;
+  statsClicks: number;
+  expiresAt: string | null;
+  hasPassword: boolean;
+  comment: string;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export interface LinkPage {
+  links: Link[];
+  metadata: { total: number; perPage: number; page: number };
+}
+
+export interface LinkEdit {
+  url?: string;
+  comment?: string | null;
+  password?: string | null;
+  expiredAt?: string | null;
+}
+
+export interface ClickSeries {
+  start: string;
+  end: string;
+  data: Array<{ date: string; click: number }>;
+}
+
+export interface TopList {
+  data: Array<{ label: string; click: number }>;
+}
+
+export const RANGES = ['24h', '3d', '7d', '14d', '30d', '60d'] as const;
+export type Range = (typeof RANGES)[number];
+
+/** A preset range, or a custom one: local calendar days, `to` included (YYYY-MM-DD both). */
+export type Choice = Range | { from: string; to: string };
+
+/** Local midnight of a YYYY-MM-DD day, `days` later, as an ISO timestamp. */
+function localMidnight(day: string, days = 0): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(year!, month! - 1, date! + days).toISOString();
+}
+
+/** Hours for a day or two, days beyond. */
+export function isHourly(choice: Choice): boolean {
+  if (typeof choice === 'string') return choice === '24h';
+  return Date.parse(localMidnight(choice.to, 1)) - Date.parse(localMidnight(choice.from)) <= 2 * 86_400_000;
+}
+
+/** What the analytics calls take: the range (a custom one as `from`/`to`, `to` exclusive), for a link or the whole workspace. */
+function periodQuery(choice: Choice, link: string | undefined): Query {
+  const range = typeof choice === 'string' ? { range: choice } : { from: localMidnight(choice.from), to: localMidnight(choice.to, 1) };
+  return { ...range, link, timezone: timezone() };
+}
+
+const timezone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'Etc/UTC';
+const linkPath = (domain: string, slug: string) => `/v3/shorten/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`;
+
+export const api = {
+  domains: () => call<{ data: Array<{ domainName: string }> }>('GET', '/v2/shorten-domains', { query: { perPage: 500 } }),
+  shorten: (input: { url: string; slug?: string; domain?: string; comment?: string }) => call<Shortened>('GET', '/v3/shorten', { query: input }),
+  /** Whether a token is good (one page of one link), before it is kept. */
+  checkToken: (token: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { perPage: 1 }, token }),
+  list: (page: number, perPage: number, search: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search } }),
+  link: (domain: string, slug: string) => call<Link & { domain: string }>('GET', linkPath(domain, slug)),
+  edit: (domain: string, slug: string, edit: LinkEdit) => call<Link>('PATCH', linkPath(domain, slug), { body: edit }),
+  remove: (domain: string, slug: string) => call<unknown>('DELETE', linkPath(domain, slug)),
+  clicks: (choice: Choice, link?: string) =>
+    call<ClickSeries>('GET', '/v3/shorten/analytics/clicks', {
+      query: { ...periodQuery(choice, link), granularity: isHourly(choice) ? 'hour' : 'day' },
+    }),
+  top: (dimension: string, choice: Choice, link?: string, limit = 10) =>
+    call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...periodQuery(choice, link), limit } }),
+};
+
+/** The QR code image of a short URL, from the API (same origin). */
+export const qrUrl = (shortUrl: string, format: 'svg' | 'png', width?: number) =>
+  withQuery('/v2/qrcode', { url: shortUrl, format, width: format === 'png' ? (width ?? 512) : undefined });

@@ -1,0 +1,121 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { AppLink } from './components/app-link';
+import { LinkPage } from './pages/link-page';
+import { MyLinksPage } from './pages/my-links';
+import { OverviewPage } from './pages/overview';
+import { ShortenPage } from './pages/shorten';
+import { navigate, paths, type Route, useRoute } from './router';
+import { signOut, useSignedIn } from './session';
+import { SignInDialog } from './sign-in';
+
+const TITLES: Record<Route['page'], string> = {
+  shorten: 'Shorten a link',
+  links: 'My links',
+  link: 'Link',
+  overview: 'Overview',
+  'not-found': 'Page not found',
+};
+
+const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview']);
+
+export function App() {
+  const route = useRoute();
+  const signedIn = useSignedIn();
+  const [signingIn, setSigningIn] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const title = route.page === 'link' ? `${route.domain}/${route.slug}` : TITLES[route.page];
+  const first = useRef(true);
+
+  // A new page: its title, and focus on its heading (not on the first load) so a screen reader starts there.
+  useEffect(() => {
+    document.title = `${title} · Brief`;
+    if (first.current) first.current = false;
+    else heading.current?.focus();
+  }, [title]);
+
+  const current = (page: Route['page']) => (route.page === page || (page === 'links' && route.page === 'link') ? 'page' : undefined);
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <AppLink href={paths.shorten} class="brand">
+          Brief
+        </AppLink>
+        <nav aria-label="Main">
+          <AppLink href={paths.shorten} aria-current={current('shorten')}>
+            Shorten
+          </AppLink>
+          {signedIn && (
+            <>
+              <AppLink href={paths.links} aria-current={current('links')}>
+                My links
+              </AppLink>
+              <AppLink href={paths.overview} aria-current={current('overview')}>
+                Overview
+              </AppLink>
+            </>
+          )}
+        </nav>
+        {signedIn ? (
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              signOut();
+              navigate(paths.shorten);
+            }}
+          >
+            Sign out
+          </button>
+        ) : (
+          <button type="button" class="secondary" onClick={() => setSigningIn(true)}>
+            Sign in
+          </button>
+        )}
+      </header>
+      <main id="main">
+        <h1 ref={heading} tabIndex={-1} class={route.page === 'link' ? 'break' : undefined}>
+          {title}
+        </h1>
+        {NEEDS_TOKEN.has(route.page) && !signedIn ? (
+          <div class="card">
+            <p>Sign in with an API token to see this page.</p>
+            <button type="button" class="primary" onClick={() => setSigningIn(true)}>
+              Sign in
+            </button>
+          </div>
+        ) : (
+          <Page route={route} />
+        )}
+      </main>
+      <footer class="bottom">
+        <a href="/docs">API documentation</a>
+      </footer>
+      {signingIn && <SignInDialog onDone={() => setSigningIn(false)} />}
+    </>
+  );
+}
+
+function Page(props: { route: Route }) {
+  const route = props.route;
+  switch (route.page) {
+    case 'shorten':
+      return <ShortenPage />;
+    case 'links':
+      return <MyLinksPage />;
+    case 'link':
+      return <LinkPage key={`${route.domain}/${route.slug}`} domain={route.domain} slug={route.slug} />;
+    case 'overview':
+      return <OverviewPage />;
+    default:
+      return (
+        <div class="card">
+          <p>There is no page here.</p>
+          <AppLink href={paths.shorten}>Shorten a link</AppLink>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,145 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type Choice, type ClickSeries, isHourly, type Link, type TopList as TopListData } from '../api';
+import { AppLink } from '../components/app-link';
+import { ClicksChart } from '../components/clicks-chart';
+import { CopyButton } from '../components/copy-button';
+import { QrCode } from '../components/qr-code';
+import { RangePicker } from '../components/range-picker';
+import { TopList } from '../components/top-list';
+import { formatDateTime, linkStatus } from '../format';
+import { paths } from '../router';
+
+/** The dimensions a link's page lists, in the API's names; bots are apart (their clicks are in no other figure). */
+export const DIMENSIONS = [
+  ['referers', 'Referrers'],
+  ['countries', 'Countries'],
+  ['browsers', 'Browsers'],
+  ['operating-systems', 'Operating systems'],
+  ['device-types', 'Device types'],
+  ['languages', 'Languages'],
+] as const;
+
+export type Tops = Partial<Record<string, TopListData>>;
+
+/** The analytics of one period: clicks over time and every top list, for a link or (link undefined) the workspace. */
+export function useAnalytics(choice: Choice, link: string | undefined, dimensions: readonly string[]) {
+  const [series, setSeries] = useState<ClickSeries | null>(null);
+  const [tops, setTops] = useState<Tops>({});
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    setSeries(null);
+    setTops({});
+    setError(null);
+    const fail = (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the figures.');
+    api.clicks(choice, link).then((s) => current && setSeries(s), fail);
+    for (const dimension of dimensions) {
+      api.top(dimension, choice, link).then((list) => current && setTops((all) => ({ ...all, [dimension]: list })), fail);
+    }
+    return () => {
+      current = false;
+    };
+  }, [JSON.stringify(choice), link, dimensions.join()]);
+  return { series, tops, error };
+}
+
+const ALL = [...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
+
+export function LinkPage(props: { domain: string; slug: string }) {
+  const [range, setRange] = useState<Choice>('7d');
+  const [link, setLink] = useState<(Link & { domain: string }) | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
+  useEffect(() => {
+    api.link(props.domain, props.slug).then(setLink, (e: unknown) => setMissing(e instanceof ApiError ? e.message : 'Could not load the link.'));
+  }, [props.domain, props.slug]);
+  const { series, tops, error } = useAnalytics(range, `${props.domain}/${props.slug}`, ALL);
+
+  if (missing) {
+    return (
+      <div class="card">
+        <p class="error" role="alert">
+          {missing}
+        </p>
+        <AppLink href={paths.links}>Back to My links</AppLink>
+      </div>
+    );
+  }
+  return (
+    <>
+      <p>
+        <AppLink href={paths.links}>← My links</AppLink>
+      </p>
+      {link && (
+        <section class="card link-summary" aria-label="The link">
+          <div>
+            <p class="short-url">
+              <a href={link.shortUrl} target="_blank" rel="noreferrer">
+                {link.shortUrl}
+              </a>
+              <CopyButton text={link.shortUrl} />
+            </p>
+            <p class="break">
+              Goes to{' '}
+              <a href={link.originalUrl} target="_blank" rel="noreferrer">
+                {link.originalUrl}
+              </a>
+            </p>
+            {link.comment && <p class="muted">{link.comment}</p>}
+            <dl class="facts">
+              <dt>Status</dt>
+              <dd>
+                <span class={`badge ${linkStatus(link).kind}`}>{linkStatus(link).text}</span>
+              </dd>
+              <dt>Created</dt>
+              <dd>{formatDateTime(link.createdAt)}</dd>
+              <dt>Expires</dt>
+              <dd>{link.expiresAt ? formatDateTime(link.expiresAt) : 'Never'}</dd>
+              <dt>Clicks, all time</dt>
+              <dd>{link.statsClicks}</dd>
+            </dl>
+          </div>
+          <QrCode shortUrl={link.shortUrl} name={link.slug} size={144} />
+        </section>
+      )}
+      <Figures range={range} onRange={setRange} series={series} tops={tops} error={error} />
+    </>
+  );
+}
+
+/** The range picker, the clicks chart and the top lists, with the bots' list apart. */
+export function Figures(props: {
+  range: Choice;
+  onRange: (range: Choice) => void;
+  series: ClickSeries | null;
+  tops: Tops;
+  error: string | null;
+  children?: ComponentChildren;
+  /** Under the chart, before the top lists. */
+  extra?: ComponentChildren;
+}) {
+  return (
+    <section class="figures" aria-labelledby="figures-heading">
+      <div class="toolbar">
+        <h2 id="figures-heading">Clicks</h2>
+        <RangePicker value={props.range} onChange={props.onRange} />
+      </div>
+      {props.error && (
+        <p class="error" role="alert">
+          {props.error}
+        </p>
+      )}
+      {props.children}
+      <div class="card">{props.series ? <ClicksChart series={props.series} hourly={isHourly(props.range)} /> : <p class="muted">Loading…</p>}</div>
+      {props.extra}
+      <div class="grid">
+        {DIMENSIONS.map(([dimension, title]) => (
+          <TopList key={dimension} title={title} list={props.tops[dimension]} />
+        ))}
+      </div>
+      <div class="grid">
+        <TopList title="Bots (not counted above)" list={props.tops.bots} empty="No bots in this range." />
+      </div>
+    </section>
+  );
+}

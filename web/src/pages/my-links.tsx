@@ -1,0 +1,205 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type Link, type LinkPage } from '../api';
+import { AppLink } from '../components/app-link';
+import { CopyButton } from '../components/copy-button';
+import { Modal } from '../components/modal';
+import { QrCode } from '../components/qr-code';
+import { formatDate, linkStatus } from '../format';
+import { paths } from '../router';
+import { EditLink } from './edit-link';
+
+const PER_PAGE = 20;
+
+type Dialog = { kind: 'edit' | 'delete' | 'qr'; link: Link } | null;
+
+/** The caller's links, newest first: search, pages, and each link's copy, QR, edit and delete. */
+export function MyLinksPage() {
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<LinkPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [notice, setNotice] = useState('');
+
+  const [reloads, setReloads] = useState(0);
+  const load = () => setReloads((n) => n + 1);
+  useEffect(() => {
+    // Only the answer to the newest request is shown, whatever order the answers arrive in.
+    let current = true;
+    setError(null);
+    api.list(page, PER_PAGE, query).then(
+      (answer) => current && setData(answer),
+      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load your links.'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [page, query, reloads]);
+
+  // The search runs as the user types, a moment after the last key.
+  useEffect(() => {
+    if (search.trim() === query) return;
+    const timer = setTimeout(() => {
+      setQuery(search.trim());
+      setPage(1);
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [search, query]);
+
+  const lastPage = data ? Math.max(1, Math.ceil(data.metadata.total / PER_PAGE)) : 1;
+  const close = (message?: string) => {
+    setDialog(null);
+    if (message) {
+      setNotice(message);
+      load();
+    }
+  };
+
+  return (
+    <>
+      <div class="toolbar">
+        <div class="field inline grow">
+          <label for="search">Search</label>
+          <input
+            id="search"
+            type="search"
+            value={search}
+            onInput={(e) => setSearch((e.currentTarget as HTMLInputElement).value)}
+            placeholder="Slug, destination or comment"
+          />
+        </div>
+        <AppLink href={paths.shorten} class="button primary">
+          New link
+        </AppLink>
+      </div>
+      <p class="notice" role="status">
+        {notice}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {data && data.links.length === 0 && <p class="muted">{query ? `No link matches “${query}”.` : 'No links yet: shorten one.'}</p>}
+      {data && data.links.length > 0 && (
+        <div class="table-wrap">
+          <table class="links">
+            <caption class="visually-hidden">Your links, newest first{query ? `, matching “${query}”` : ''}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Short link</th>
+                <th scope="col">Destination</th>
+                <th scope="col" class="num">
+                  Clicks
+                </th>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.links.map((link) => (
+                <tr key={link.shortUrl}>
+                  <td data-label="Short link">
+                    <AppLink href={paths.link(link.domainName, link.slug)}>{link.shortUrl.replace(/^https?:\/\//, '')}</AppLink>
+                    {link.comment && <span class="muted block">{link.comment}</span>}
+                  </td>
+                  <td data-label="Destination" class="break">
+                    {link.originalUrl}
+                  </td>
+                  <td data-label="Clicks" class="num">
+                    {link.statsClicks}
+                  </td>
+                  <td data-label="Created">{formatDate(link.createdAt)}</td>
+                  <td data-label="Status">
+                    <span class={`badge ${linkStatus(link).kind}`}>{linkStatus(link).text}</span>
+                  </td>
+                  <td class="actions">
+                    <CopyButton text={link.shortUrl} label={`Copy ${link.shortUrl}`} />
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`QR code of ${link.shortUrl}`}
+                      onClick={() => setDialog({ kind: 'qr', link })}
+                    >
+                      QR
+                    </button>
+                    <button type="button" class="secondary" aria-label={`Edit ${link.shortUrl}`} onClick={() => setDialog({ kind: 'edit', link })}>
+                      Edit
+                    </button>
+                    <button type="button" class="danger" aria-label={`Delete ${link.shortUrl}`} onClick={() => setDialog({ kind: 'delete', link })}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && data.metadata.total > PER_PAGE && (
+        <nav class="pager" aria-label="Pages">
+          <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <span>
+            Page {page} of {lastPage}
+          </span>
+          <button type="button" class="secondary" disabled={page >= lastPage} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+        </nav>
+      )}
+      {dialog?.kind === 'qr' && (
+        <Modal title="QR code" onClose={() => close()}>
+          <QrCode shortUrl={dialog.link.shortUrl} name={dialog.link.slug} size={240} />
+          <div class="dialog-actions">
+            <button type="button" class="secondary" onClick={() => close()}>
+              Close
+            </button>
+          </div>
+        </Modal>
+      )}
+      {dialog?.kind === 'edit' && <EditLink link={dialog.link} onDone={close} />}
+      {dialog?.kind === 'delete' && <DeleteLink link={dialog.link} onDone={close} />}
+    </>
+  );
+}
+
+function DeleteLink(props: { link: Link; onDone: (message?: string) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await api.remove(props.link.domainName, props.link.slug);
+      props.onDone(`Deleted ${props.link.shortUrl}.`);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'Could not delete the link.');
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title="Delete this link?" onClose={() => props.onDone()}>
+      <p>
+        <strong class="break">{props.link.shortUrl}</strong> will stop redirecting at once. This cannot be undone.
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="dialog-actions">
+        <button type="button" class="secondary" onClick={() => props.onDone()}>
+          Cancel
+        </button>
+        <button type="button" class="danger" disabled={busy} onClick={confirm}>
+          Delete link
+        </button>
+      </div>
+    </Modal>
+  );
+}

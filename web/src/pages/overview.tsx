@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Choice } from '../api';
+import { TopList } from '../components/top-list';
+import { paths } from '../router';
+import { DIMENSIONS, Figures, useAnalytics } from './link-page';
+
+const ALL = ['short-links', ...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
+
+/** The workspace: totals and top links for the range, then the same figures as a link's page. */
+export function OverviewPage() {
+  const [range, setRange] = useState<Choice>('7d');
+  const [links, setLinks] = useState<number | null>(null);
+  useEffect(() => {
+    api.list(1, 1, '').then(
+      (page) => setLinks(page.metadata.total),
+      () => setLinks(null),
+    );
+  }, []);
+  const { series, tops, error } = useAnalytics(range, undefined, ALL);
+  const clicks = series?.data.reduce((sum, point) => sum + point.click, 0);
+  const bots = tops.bots?.data.reduce((sum, entry) => sum + entry.click, 0);
+  return (
+    <Figures
+      range={range}
+      onRange={setRange}
+      series={series}
+      tops={tops}
+      error={error}
+      extra={
+        <div class="grid one">
+          <TopList title="Top links" list={tops['short-links']} href={linkPage} />
+        </div>
+      }
+    >
+      <dl class="totals">
+        <div>
+          <dt>Clicks</dt>
+          <dd>{clicks ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Bot visits</dt>
+          <dd>{bots ?? '…'}</dd>
+        </div>
+        <div>
+          <dt>Links</dt>
+          <dd>{links ?? '…'}</dd>
+        </div>
+      </dl>
+    </Figures>
+  );
+}
+
+/** A top link is labelled by its short URL: its page in the app is /app/links/{host}/{key}. */
+function linkPage(shortUrl: string): string | undefined {
+  try {
+    const url = new URL(shortUrl);
+    return paths.link(url.host, decodeURIComponent(url.pathname.slice(1)));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, api, type Shortened } from '../api';
+import { CopyButton } from '../components/copy-button';
+import { errorsByField, Field } from '../components/field';
+import { QrCode } from '../components/qr-code';
+import { useSignedIn } from '../session';
+
+const FIELDS = ['url', 'slug', 'domain', 'comment'] as const;
+
+/** The home page: a long URL in, a short one out, with its QR code. */
+export function ShortenPage() {
+  const signedIn = useSignedIn();
+  const [domains, setDomains] = useState<string[]>([]);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Shortened | null>(null);
+  const urlInput = useRef<HTMLInputElement>(null);
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    api.domains().then(
+      (page) => setDomains(page.data.map((domain) => domain.domainName)),
+      () => setDomains([]),
+    );
+  }, [signedIn]);
+
+  useEffect(() => {
+    if (result) resultHeading.current?.focus();
+  }, [result]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const value = (name: string) => String(form.get(name) ?? '').trim();
+    setBusy(true);
+    setErrors({});
+    try {
+      setResult(await api.shorten({ url: value('url'), slug: value('slug'), domain: value('domain'), comment: value('comment') }));
+    } catch (error) {
+      const found = error instanceof ApiError ? errorsByField(error, FIELDS) : { form: 'Something went wrong. Try again.' };
+      setErrors(found);
+      // Focus the first field the API named, so its message is read out with it.
+      const first = FIELDS.find((field) => found[field]);
+      if (first) document.getElementById(`shorten-${first}`)?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const again = () => {
+    setResult(null);
+    setTimeout(() => urlInput.current?.focus());
+  };
+
+  if (result) {
+    return (
+      <section class="card result" aria-labelledby="result-heading">
+        <h2 id="result-heading" ref={resultHeading} tabIndex={-1}>
+          Your short link
+        </h2>
+        <p class="short-url">
+          <a href={result.shortened} rel="noreferrer" target="_blank">
+            {result.shortened}
+          </a>
+          <CopyButton text={result.shortened} class="primary" />
+        </p>
+        <p class="muted destination">
+          Goes to <span class="break">{result.url}</span>
+        </p>
+        <QrCode shortUrl={result.shortened} name={result.slug} />
+        <button type="button" class="secondary" onClick={again}>
+          Shorten another
+        </button>
+      </section>
+    );
+  }
+
+  return (
+    <form class="card" onSubmit={submit} noValidate>
+      <Field id="shorten-url" label="URL to shorten" error={errors.url}>
+        {(aria) => (
+          <input
+            {...aria}
+            ref={urlInput}
+            name="url"
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="https://example.com/a/long/page"
+            required
+          />
+        )}
+      </Field>
+      <div class="row">
+        <Field id="shorten-domain" label="Domain" error={errors.domain}>
+          {(aria) => (
+            <select {...aria} name="domain">
+              {domains.map((domain) => (
+                <option key={domain} value={domain}>
+                  {domain}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="shorten-slug" label="Custom slug (optional)" error={errors.slug} hint="Letters, digits, - and _; up to 64.">
+          {(aria) => <input {...aria} name="slug" autoComplete="off" spellcheck={false} />}
+        </Field>
+      </div>
+      <Field id="shorten-comment" label="Comment (optional)" error={errors.comment}>
+        {(aria) => <input {...aria} name="comment" autoComplete="off" />}
+      </Field>
+      {errors.form && (
+        <p class="error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Shortening…' : 'Shorten'}
+      </button>
+      {!signedIn && <p class="muted">Anonymous links cannot be edited later. Sign in with an API token to keep them in My links.</p>}
+    </form>
+  );
+}

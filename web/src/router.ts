@@ -1,0 +1,61 @@
+// The app's few pages, by path. Every page but the home page lives under /app/, a word Brief keeps
+// (never a slug), so no short link can take one of them.
+import { useEffect, useState } from 'preact/hooks';
+
+export type Route =
+  | { page: 'shorten' }
+  | { page: 'links' }
+  | { page: 'link'; domain: string; slug: string }
+  | { page: 'overview' }
+  | { page: 'not-found' };
+
+export function routeOf(pathname: string): Route {
+  if (pathname === '/' || pathname === '') return { page: 'shorten' };
+  if (pathname === '/app/links' || pathname === '/app/links/') return { page: 'links' };
+  if (pathname === '/app/overview' || pathname === '/app/overview/') return { page: 'overview' };
+  const link = /^\/app\/links\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
+  if (link) {
+    try {
+      return { page: 'link', domain: decodeURIComponent(link[1]!), slug: decodeURIComponent(link[2]!) };
+    } catch {
+      return { page: 'not-found' };
+    }
+  }
+  return { page: 'not-found' };
+}
+
+export const paths = {
+  shorten: '/',
+  links: '/app/links',
+  overview: '/app/overview',
+  link: (domain: string, slug: string) => `/app/links/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`,
+};
+
+const listeners = new Set<() => void>();
+
+export function navigate(path: string): void {
+  if (path !== location.pathname) history.pushState(null, '', path);
+  for (const listener of listeners) listener();
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => routeOf(location.pathname));
+  useEffect(() => {
+    const update = () => setRoute(routeOf(location.pathname));
+    listeners.add(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
+  }, []);
+  return route;
+}
+
+/** A same-app link: plain `<a href>` (so it opens in a new tab too), followed without a reload on a plain click. */
+export function followLink(event: MouseEvent): void {
+  const anchor = (event.currentTarget as HTMLAnchorElement | null) ?? null;
+  if (!anchor || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(anchor.pathname);
+}
