@@ -13,6 +13,8 @@ export interface RunningServer {
   readonly name: string;
   readonly port: number;
   readonly child: ChildProcess;
+  /** The last 4,000 characters the server wrote to standard error. */
+  stderr(): string;
   rssBytes(): number;
   /** CPU seconds the server process has used so far, all threads, user + system. */
   cpuSeconds(): number;
@@ -45,6 +47,7 @@ function start(name: string, port: number, args: string[], env: Record<string, s
     name,
     port,
     child,
+    stderr: () => stderr,
     // The node process is the child of taskset after exec: same pid.
     rssBytes: () => {
       const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');

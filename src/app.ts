@@ -8,7 +8,8 @@ import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { createAuthenticator, createWorkspaceCaller } from './http/auth.js';
 import { cors, corsOptions } from './http/cors.js';
-import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
+import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
@@ -52,10 +53,12 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const app = Fastify({
     // Redirects the pipeline can answer at once are answered before Fastify (redirect/fast-path.ts).
     serverFactory: (handler) => {
-      const server = http.createServer((req, res) => {
-        if (!fastPath(req, res)) handler(req, res);
+      // requireHostHeader off: refuseMissingHost answers in the documented shape instead of node:http's bare 400.
+      const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+        if (!refuseMissingHost(req, res) && !fastPath(req, res)) handler(req, res);
       });
       server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes
+      server.on('connect', connectRefusal);
       return server;
     },
     loggerInstance: log,
@@ -71,6 +74,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const authenticate = createAuthenticator(services.accounts);
 
   registerErrorHandling(app);
+  refuseNonFiniteNumbers(app);
   registerApiDocs(app);
   // Before the routes: the limits attach to the routes they concern as those are declared.
   registerRateLimits(app, config, shared.counters);

@@ -1,5 +1,6 @@
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BriefError, type FieldError } from '../errors.js';
 import { NOT_FOUND_PAGE } from '../redirect/pages.js';
@@ -39,7 +40,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (API_PREFIX.test(request.url)) {
+    if (API_PREFIX.test(request.url) || API_PREFIX.test(routedPath(request.url))) {
       return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(httpError('E_ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url.split('?')[0]}`));
     }
     return reply.code(404).headers(HTML_PAGE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
@@ -48,6 +49,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 /** Under the API's prefixes every answer is JSON, an unknown path's too (clients parse every response). */
 const API_PREFIX = /^\/v[23](?:[/?]|$)/;
+
+/**
+ * The path as the router reads it: an absolute-form target (`http://host/v2/…`) without its
+ * origin, and percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2: `/%76%32/` is
+ * `/v2/`). An unknown path there is still the API's.
+ */
+function routedPath(url: string): string {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  if (!path.includes('%')) return path;
+  return path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
+  });
+}
 
 /** The documented error body: `{ message, code }`, plus `errors` for validation. */
 function errorBody(error: BriefError): { message: string; code: string; errors?: FieldError[] } {
@@ -83,6 +98,34 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request took too long to arrive']
         : [400, 'The request is not valid HTTP'];
+  refuseOnSocket(socket, status, message);
+  socket.destroy(error);
+}
+
+/**
+ * node:http's `connect` event: a CONNECT request (a client taking Brief for a proxy), which
+ * node:http would otherwise answer by closing the connection without a word.
+ */
+export function connectRefusal(_request: IncomingMessage, socket: Duplex): void {
+  refuseOnSocket(socket, 400, 'CONNECT is not supported: Brief is not a proxy');
+  socket.destroy();
+}
+
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 §3.2). node:http's own refusal of a request without
+ * one (`requireHostHeader`) is a bare 400; the server turns that off and calls this instead.
+ * Returns true when it answered.
+ */
+export function refuseMissingHost(request: IncomingMessage, response: ServerResponse): boolean {
+  if (request.headers.host !== undefined || request.httpVersion !== '1.1') return false;
+  const body = JSON.stringify(httpError('E_BAD_REQUEST', 'The Host header is required'));
+  response.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
+  return true;
+}
+
+/** Writes an error answer in the documented shape straight on a socket that Fastify never saw. */
+function refuseOnSocket(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(httpError('E_BAD_REQUEST', message));
   if (socket.writable) {
     socket.write(
@@ -90,7 +133,6 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
-  socket.destroy(error);
 }
 
 /** Turns the first JSON-schema error into our validation error, with messages in the v2 style. */

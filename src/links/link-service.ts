@@ -203,7 +203,9 @@ export class LinkService {
 
   /** The caller's live links, newest first, a page at a time; `search` keeps those with it in their key, URL or comment. */
   async list(caller: Caller, page: number, perPage: number, search = ''): Promise<{ total: number; links: Array<PlacedLink & { clicks: number }> }> {
-    const { total, links } = await this.store.listByAccount(caller.accountId, (page - 1) * perPage, perPage, search.trim());
+    // A page past the end is empty; an absurd one (page=1e20) must not reach SQL as an offset no integer column holds.
+    const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+    const { total, links } = await this.store.listByAccount(caller.accountId, offset, perPage, search.trim());
     const placed = await Promise.all(links.map(async ({ link, clicks }) => ({ link, clicks, domain: await this.domainOf(link) })));
     return { total, links: placed };
   }

@@ -1,10 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
+import { inPowersOfTwo } from './batch-shapes.js';
 import { rollupRows } from './rollups.js';
 import type { ClickBatch, ClickEvent, ClickEventBatch } from './stores.js';
 import type { ClickEventTable, Tables } from './tables.js';
-
-/** Rows per multi-row INSERT: well within both engines' limits on bound parameters. */
-const CHUNK = 500;
 
 /** How long a writer's last number is kept after its last batch (a retry comes long before). */
 const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -16,11 +14,14 @@ const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
  */
 export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks }: ClickBatch): Promise<void> {
   if (!(await claimBatch(trx, writer, seq))) return; // applied before: the attempt that seemed to fail had committed
-  await trx
-    .insertInto('link_clicks')
-    .values(clicks.map(([link_id, n]) => ({ link_id, clicks: n })))
-    .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
-    .execute();
+  // In power-of-two chunks (batch-shapes.ts); a batch's links are distinct, so no chunk updates a row another did.
+  for (const chunk of inPowersOfTwo(clicks)) {
+    await trx
+      .insertInto('link_clicks')
+      .values(chunk.map(([link_id, n]) => ({ link_id, clicks: n })))
+      .onConflict((oc) => oc.column('link_id').doUpdateSet((eb) => ({ clicks: eb('link_clicks.clicks', '+', eb.ref('excluded.clicks')) })))
+      .execute();
+  }
 }
 
 /**
@@ -34,12 +35,9 @@ export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatc
   const ids = [...new Set(batch.events.map((event) => event.linkId))];
   if (ids.length === 0) return;
   const owners = new Map<number, number>();
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const links = await trx
-      .selectFrom('links')
-      .select(['id', 'account_id'])
-      .where('id', 'in', ids.slice(i, i + CHUNK))
-      .execute();
+  // Multi-row statements in power-of-two chunks: a few shapes, prepared once (batch-shapes.ts).
+  for (const chunk of inPowersOfTwo(ids)) {
+    const links = await trx.selectFrom('links').select(['id', 'account_id']).where('id', 'in', chunk).execute();
     for (const link of links) owners.set(Number(link.id), link.account_id);
   }
   const owned: Array<{ event: ClickEvent; accountId: number }> = [];
@@ -49,16 +47,12 @@ export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatc
     if (accountId !== undefined) owned.push({ event, accountId });
   }
   const events = owned.map(({ event, accountId }) => eventRow(event, accountId));
-  for (let i = 0; i < events.length; i += CHUNK)
-    await trx
-      .insertInto('click_events')
-      .values(events.slice(i, i + CHUNK))
-      .execute();
+  for (const chunk of inPowersOfTwo(events)) await trx.insertInto('click_events').values(chunk).execute();
   const rollups = rollupRows(owned);
-  for (let i = 0; i < rollups.length; i += CHUNK) {
+  for (const chunk of inPowersOfTwo(rollups)) {
     await trx
       .insertInto('click_rollups')
-      .values(rollups.slice(i, i + CHUNK))
+      .values(chunk)
       .onConflict((oc) =>
         oc
           .columns(['account_id', 'link_id', 'period', 'dimension', 'start', 'value'])

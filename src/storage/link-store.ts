@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
+import { inPowersOfTwo } from './batch-shapes.js';
 import type { Connection } from './connection.js';
 import { SqliteLinkWrites } from './sqlite/link-writes.js';
 import type { CountedLink, CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, LinkTarget, NewLink, SyncLinkReads } from './stores.js';
@@ -245,13 +246,12 @@ export class SqlLinkStore implements LinkStore {
   }
 
   async findByIds(accountId: number, ids: readonly number[]): Promise<LinkRecord[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.connection.db
-      .selectFrom('links')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', 'in', [...ids])
-      .execute();
+    // In power-of-two chunks (batch-shapes.ts): a few statement shapes, and never more bound values than an engine takes
+    // (a top list of every link clicked in a range can name tens of thousands; the soak found SQLite's 32,766 exceeded).
+    const rows: LinkRow[] = [];
+    for (const chunk of inPowersOfTwo(ids)) {
+      rows.push(...(await this.connection.db.selectFrom('links').selectAll().where('account_id', '=', accountId).where('id', 'in', chunk).execute()));
+    }
     return rows.map(toLinkRecord);
   }
 

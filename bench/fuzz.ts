@@ -1,0 +1,42 @@
+// `npm run fuzz [-- --requests N] [--concurrency N] [--seed N] [--out FILE]`: hostile HTTP
+// requests against the built server, started as a process on a fresh SQLite directory.
+// Passes (exit 0) only with no 5xx, every /v2 and /v3 error as `{message, code}` JSON, the
+// server still serving at the end and its resident memory flat after warm-up.
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { runFuzz, verdict } from './hostile/fuzz-run.js';
+import { startFuzzServer } from './hostile/fuzz-server.js';
+
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '100000' },
+    concurrency: { type: 'string', default: '16' },
+    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+    out: { type: 'string' },
+  },
+});
+
+const fuzz = await startFuzzServer();
+console.log(`fuzzing ${fuzz.server.port}: ${values.requests} requests, concurrency ${values.concurrency}, seed ${values.seed}`);
+try {
+  const report = await runFuzz({
+    port: fuzz.server.port,
+    targets: fuzz.targets,
+    checkToken: fuzz.checkToken,
+    requests: Number(values.requests),
+    concurrency: Number(values.concurrency),
+    seed: Number(values.seed),
+    rssBytes: () => fuzz.server.rssBytes(),
+    onProgress: (done, r) => console.log(`${done} requests, ${r.problemCount} problems, RSS ${(fuzz.server.rssBytes() / 2 ** 20).toFixed(1)} MB`),
+  });
+  const failures = verdict(report);
+  if (fuzz.server.child.exitCode !== null || fuzz.server.child.signalCode !== null) {
+    failures.push(`the server exited (${fuzz.server.child.exitCode ?? fuzz.server.child.signalCode}): ${fuzz.server.stderr()}`);
+  }
+  console.log(JSON.stringify({ ...report, problems: report.problems.slice(0, 10) }, null, 2));
+  if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(failures.length === 0 ? 'fuzz: passed' : `fuzz: FAILED\n- ${failures.join('\n- ')}`);
+  process.exitCode = failures.length === 0 ? 0 : 1;
+} finally {
+  await fuzz.close();
+}

@@ -1,0 +1,73 @@
+// Properties of the checks every way of making or editing a link shares: titles, comments,
+// passwords, expiries and bulk items refuse bad input with a validation error, nothing else.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { hostileText } from '../../bench/hostile/hostile-values.js';
+import { bulkItemInput } from '../../src/links/bulk-items.js';
+import { checkPassword, optionalText, parseExpiry } from '../../src/links/link-fields.js';
+import { expectValidationError } from './validation-error.js';
+
+/** Runs fn; a throw must be Brief's validation error. Returns whether it passed. */
+function acceptsOrRefuses(fn: () => unknown, field?: string): boolean {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    expectValidationError(error, field);
+    return false;
+  }
+}
+
+describe('link fields (property)', () => {
+  it('optionalText keeps bounded text without NUL and refuses the rest', () => {
+    fc.assert(
+      fc.property(hostileText, fc.integer({ min: 1, max: 2000 }), (text, max) => {
+        const ok = acceptsOrRefuses(() => optionalText('comment', text, max), 'comment');
+        assert.equal(ok, text.length <= max && !text.includes('\u0000'));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('checkPassword and parseExpiry answer any string with a value or a validation error', () => {
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        acceptsOrRefuses(() => checkPassword(text), 'password');
+        acceptsOrRefuses(() => parseExpiry(text), 'expiredAt');
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('parseExpiry takes any future instant as JSON writes it, and refuses any past one', () => {
+    const now = Date.UTC(2026, 10, 23);
+    fc.assert(
+      fc.property(fc.date({ min: new Date(0), max: new Date(Date.UTC(9999, 0, 1)), noInvalidDate: true }), (date) => {
+        const ok = acceptsOrRefuses(() => parseExpiry(date.toISOString(), now), 'expiredAt');
+        assert.equal(ok, date.getTime() > now);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('bulkItemInput answers any JSON value with an item or a validation error', () => {
+    const itemLike = fc.record(
+      {
+        url: fc.anything(),
+        slug: fc.anything(),
+        comment: fc.anything(),
+        password: fc.anything(),
+        expiredAt: fc.anything(),
+        reuseExisting: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.jsonValue(), itemLike), (item) => {
+        if (acceptsOrRefuses(() => bulkItemInput(item))) assert.equal(typeof (item as { url: unknown }).url, 'string');
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
