@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
+import type { ClickEvent } from '../../src/storage/stores.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { mmdbFile } from '../support/mmdb.js';
@@ -37,6 +38,23 @@ const DIMENSIONS = [
 ] as const;
 
 let counter = 0;
+
+/** An event of a person's visit with nothing else known: the tests set the one field they count. */
+const personVisit = (linkId: number, time: number): ClickEvent => ({
+  time,
+  linkId,
+  bot: null,
+  browser: null,
+  browserVersion: null,
+  os: null,
+  deviceType: null,
+  deviceVendor: null,
+  language: null,
+  referrerHost: null,
+  country: null,
+  city: null,
+  clicks: 1,
+});
 let seq = 0;
 
 for (const dialect of dialects) {
@@ -163,21 +181,7 @@ for (const dialect of dialects) {
       const owner = await ctx.t.account();
       const link = await makeLink(owner, 'top-many');
       const now = await awayFromBoundary();
-      const event = (time: number, referrerHost: string) => ({
-        time,
-        linkId: link.id,
-        bot: null,
-        browser: null,
-        browserVersion: null,
-        os: null,
-        deviceType: null,
-        deviceVendor: null,
-        language: null,
-        referrerHost,
-        country: null,
-        city: null,
-        clicks: 1,
-      });
+      const event = (time: number, referrerHost: string): ClickEvent => ({ ...personVisit(link.id, time), referrerHost });
       // 12 referrers: r00..r11, r05 and r07 clicked 3 times, r11 twice, the others once; and one 61 days ago.
       const events = Array.from({ length: 12 }, (_, i) => event(now - 1000, `r${String(i).padStart(2, '0')}.example`));
       events.push(event(now - 1000, 'r07.example'), event(now - 1000, 'r07.example'), event(now - 1000, 'r05.example'));
@@ -221,21 +225,7 @@ for (const dialect of dialects) {
       const owner = await ctx.t.account();
       const link = await makeLink(owner, 'top-custom');
       const at = Date.UTC(2026, 0, 10, 12, 0, 0);
-      const event = (time: number, country: string) => ({
-        time,
-        linkId: link.id,
-        bot: null,
-        browser: null,
-        browserVersion: null,
-        os: null,
-        deviceType: null,
-        deviceVendor: null,
-        language: null,
-        referrerHost: null,
-        country,
-        city: null,
-        clicks: 1,
-      });
+      const event = (time: number, country: string): ClickEvent => ({ ...personVisit(link.id, time), country });
       // 11:59:59 and 12:20 are in [11:45, 12:30); 12:30 and 11:44:59 are not.
       const events = [event(at - 1000, 'FR'), event(at + 20 * 60_000, 'FR'), event(at + 30 * 60_000, 'DE'), event(at - 15 * 60_000 - 1000, 'DE')];
       await ctx.t.database.analytics.add({ writer: `custom-test-${dialect}`, seq: 1, events });
