@@ -6,6 +6,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import type { ClickEvent } from '../../src/storage/stores.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { personVisit } from '../support/events.js';
 import { awayFromBoundary } from '../support/time.js';
 
 const HOUR = 3_600_000;
@@ -15,21 +16,7 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 let counter = 0;
 let seq = 0;
 
-const event = (linkId: number, time: number, bot: string | null = null): ClickEvent => ({
-  time,
-  linkId,
-  bot,
-  browser: null,
-  browserVersion: null,
-  os: null,
-  deviceType: null,
-  deviceVendor: null,
-  language: null,
-  referrerHost: null,
-  country: null,
-  city: null,
-  clicks: 1,
-});
+const event = (linkId: number, time: number, bot: string | null = null): ClickEvent => ({ ...personVisit(linkId, time), bot });
 
 /** `YYYY-MM-DD` and `HH:MM` of an instant in a zone, by Intl alone. */
 function wallOf(instant: number, timeZone: string): { date: string; time: string } {

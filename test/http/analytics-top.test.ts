@@ -10,6 +10,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import type { ClickEvent } from '../../src/storage/stores.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { personVisit } from '../support/events.js';
 import { mmdbFile } from '../support/mmdb.js';
 import { awayFromBoundary } from '../support/time.js';
 
@@ -38,23 +39,6 @@ const DIMENSIONS = [
 ] as const;
 
 let counter = 0;
-
-/** An event of a person's visit with nothing else known: the tests set the one field they count. */
-const personVisit = (linkId: number, time: number): ClickEvent => ({
-  time,
-  linkId,
-  bot: null,
-  browser: null,
-  browserVersion: null,
-  os: null,
-  deviceType: null,
-  deviceVendor: null,
-  language: null,
-  referrerHost: null,
-  country: null,
-  city: null,
-  clicks: 1,
-});
 let seq = 0;
 
 for (const dialect of dialects) {
