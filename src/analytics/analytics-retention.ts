@@ -1,8 +1,7 @@
 import type { Log } from '../log.js';
 import { PeriodicWriter } from '../periodic-writer.js';
 import type { AnalyticsStore } from '../storage/stores.js';
-
-const DAY_MS = 86_400_000;
+import { DAY, floorTo } from './time-series.js';
 /** How often the cut-off is looked at: it moves once a day, at 00:00 UTC. */
 export const RETENTION_CHECK_MS = 3_600_000;
 
@@ -26,8 +25,7 @@ export class AnalyticsRetention extends PeriodicWriter {
 
   /** The start of the oldest UTC day kept. */
   cutoff(): number {
-    const at = this.now() - this.days * DAY_MS;
-    return at - (at % DAY_MS);
+    return floorTo(this.now() - this.days * DAY, DAY);
   }
 
   protected async writePending(): Promise<void> {

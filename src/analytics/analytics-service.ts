@@ -3,18 +3,16 @@ import { BriefError } from '../errors.js';
 import type { LinkService } from '../links/link-service.js';
 import type { AnalyticsStore, TopColumn } from '../storage/stores.js';
 import type { AnalyticsRetention } from './analytics-retention.js';
-import { bucketIndex, type Granularity, type Range, rangeAt, seriesBetween, TimeZone } from './time-series.js';
+import { bucketIndex, ceilTo, DAY, floorTo, type Granularity, QUARTER_HOUR, type Range, rangeAt, seriesBetween, TimeZone } from './time-series.js';
 
 /**
  * Clicks are counted in the store by quarter hours: every zone's offset today is a whole number
  * of quarter hours, so a slot never straddles two hours or days of any zone. A custom range is
  * taken to whole quarter hours (its start rounded down, its end up).
  */
-const QUARTER_MS = 15 * 60_000;
-const DAY_MS = 86_400_000;
 /** A custom range spans at most this; by hour, at most 31 days (744 points). */
-const CUSTOM_MAX_MS = 366 * DAY_MS;
-const HOURLY_MAX_MS = 31 * DAY_MS;
+const CUSTOM_MAX_MS = 366 * DAY;
+const HOURLY_MAX_MS = 31 * DAY;
 
 export const DEFAULT_TIMEZONE = 'Etc/UTC';
 
@@ -167,8 +165,8 @@ export class AnalyticsService {
     if (query.from === undefined) throw BriefError.invalid('from', 'from', 'The from field is required with to: an ISO timestamp');
     const from = instant('from', query.from);
     const to = query.to === undefined ? this.now() : instant('to', query.to);
-    const start = from - (from % QUARTER_MS);
-    const end = to - (to % QUARTER_MS) + (to % QUARTER_MS === 0 ? 0 : QUARTER_MS);
+    const start = floorTo(from, QUARTER_HOUR);
+    const end = ceilTo(to, QUARTER_HOUR);
     if (end <= start) throw BriefError.invalid('to', 'to', 'The to field must be later than from');
     if (end - start > CUSTOM_MAX_MS) throw BriefError.invalid('to', 'to', 'The to field must be at most 366 days after from');
     return { start, end, name: 'custom' };

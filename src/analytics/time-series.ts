@@ -7,8 +7,15 @@ export const GRANULARITIES = ['day', 'hour'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
 const MINUTE = 60_000;
+export const QUARTER_HOUR = 15 * MINUTE;
 const HOUR = 3_600_000;
-const DAY = 86_400_000;
+export const DAY = 86_400_000;
+
+/** The instant rounded down to a whole number of `unit` milliseconds since the epoch (UTC quarter hours, days). */
+export const floorTo = (instant: number, unit: number): number => instant - (((instant % unit) + unit) % unit);
+
+/** The instant rounded up to a whole number of `unit` milliseconds since the epoch. */
+export const ceilTo = (instant: number, unit: number): number => floorTo(instant + unit - 1, unit);
 
 /** One point of the series: its label and the instants [start, end) it counts. */
 export interface Bucket {
