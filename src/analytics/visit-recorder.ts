@@ -5,8 +5,11 @@ import { PeriodicWriter } from '../periodic-writer.js';
 import type { AnalyticsStore, ClickEvent, ClickEventBatch, LinkTarget } from '../storage/stores.js';
 import type { RawVisit, VisitEnricher } from './enrich.js';
 
-/** Visits per write (one transaction). */
-const CHUNK = 2000;
+/**
+ * Visits per write (one transaction). Small enough that a write holds SQLite's lock for a few
+ * milliseconds only (a shorten waits for it), large enough to group a burst's visits.
+ */
+const CHUNK = 256;
 
 export interface VisitRecorderOptions {
   /** Visits held in memory at most, written or not; past it new visits are dropped and counted. */

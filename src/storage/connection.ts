@@ -84,8 +84,8 @@ function openSqlite(file: string): Connection {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  const batcher = new WriteBatcher(db, sqlite);
   const background = isFile(file) ? startSqliteBackground(sqlite, file) : undefined;
+  const batcher = new WriteBatcher(db, sqlite, background?.priority);
   let reader: SQLite.Database | undefined;
   return {
     dialect: 'sqlite',

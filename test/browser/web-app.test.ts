@@ -74,7 +74,13 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
     const created = await runCli(env, 'token', 'create', 'webapp', '--label', 'browser test');
     assert.equal(created.code, 0, created.stderr);
     token = created.stdout.trim().split('\n').at(-1)!.trim();
-    [server, browser, destination] = await Promise.all([startServer(env), launchChromium(), startDestination()]);
+    // Each kept as it starts, so that `after` stops what did start when another fails (no chromium: the file must not hang).
+    const started = await Promise.allSettled([
+      startServer(env).then((s) => (server = s)),
+      launchChromium().then((b) => (browser = b)),
+      startDestination().then((d) => (destination = d)),
+    ]);
+    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
   });
 
   after(async () => {

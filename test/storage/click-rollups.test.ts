@@ -3,6 +3,7 @@
 // their links' day figures without losing a click from any total.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rollUpEvents } from '../../src/storage/rollups.js';
 import type { ClickCountQuery, ClickEvent } from '../../src/storage/stores.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -105,6 +106,23 @@ for (const dialect of dialects) {
       // The most clicked version of each browser, from the same figures.
       const versions = await t.database.analytics.topBrowserVersions(query(BASE, BASE + 5 * DAY), ['Firefox']);
       assert.match(versions.get('Firefox') ?? '', /^12[012]$/);
+    });
+
+    it('writes the same workspace rollups as the SQL that rolls up stored events, for every dimension', async () => {
+      const workspaceRows = async () => {
+        const rows = await t.database.db
+          .selectFrom('click_rollups')
+          .select(['period', 'dimension', 'start', 'value', 'clicks'])
+          .where('account_id', '=', accountId)
+          .where('link_id', '=', 0)
+          .execute();
+        return rows.map((r) => `${r.period} ${r.dimension} ${Number(r.start)} ${r.value} ${Number(r.clicks)}`).sort();
+      };
+      const written = await workspaceRows();
+      assert.ok(written.some((row) => row.startsWith('day link_id ')) && written.some((row) => row.startsWith('quarter browser_version ')));
+      await t.database.db.deleteFrom('click_rollups').where('account_id', '=', accountId).execute();
+      await rollUpEvents(t.database.db, { accountId, perLink: false });
+      assert.deepEqual(await workspaceRows(), written);
     });
 
     it('keeps totals when events expire: the links’ day figures replace them, and quarter hours before the cut-off go', async () => {

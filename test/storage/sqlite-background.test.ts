@@ -53,6 +53,19 @@ describe('SQLite background thread', () => {
     );
   });
 
+  it('starts no batch while a write of the server’s connection is under way, and starts it after', async () => {
+    const background = connection.background!;
+    background.priority.enter();
+    let done = false;
+    const applied = background.addClicks({ writer: 'bg-priority', seq: 1, clicks: [[601, 1]] }).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(done, false, 'the batch waits for the server’s write');
+    background.priority.leave();
+    await applied;
+    const row = await t.database.db.selectFrom('link_clicks').select('clicks').where('link_id', '=', 601).executeTakeFirst();
+    assert.equal(Number(row?.clicks), 1);
+  });
+
   it('has none for an in-memory database', async () => {
     const memory = openConnection({ kind: 'sqlite', path: ':memory:' });
     assert.equal(memory.background, undefined);

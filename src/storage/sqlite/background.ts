@@ -29,15 +29,29 @@ function threadModule(): URL {
 export interface SqliteBackground {
   /** False once the thread has died; the caller then applies clicks itself. */
   readonly running: boolean;
+  /**
+   * Marks a write of the server's own connection (a group commit) as under way: the thread
+   * starts no transaction of its own until it ends. Acknowledged writes (shortens, edits) go
+   * first; the thread's batches take the gaps between them.
+   */
+  readonly priority: WritePriority;
   addClicks(batch: ClickBatch): Promise<void>;
   addEvents(batch: ClickEventBatch): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** See SqliteBackground.priority. */
+export interface WritePriority {
+  enter(): void;
+  leave(): void;
+}
+
 /** Starts the background thread for a SQLite file and turns off auto-checkpoints on the server's connection. */
 export function startSqliteBackground(sqlite: SQLite.Database, path: string, checkpointMs = 250): SqliteBackground {
   sqlite.pragma('wal_autocheckpoint = 0');
-  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs } satisfies ThreadData });
+  // [0]: writes of the server's connection under way (see ThreadData.writers).
+  const writers = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs, writers } satisfies ThreadData });
   const send = (message: ThreadMessage) => worker.postMessage(message);
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
@@ -74,6 +88,13 @@ export function startSqliteBackground(sqlite: SQLite.Database, path: string, che
   return {
     get running() {
       return !exited;
+    },
+    priority: {
+      enter: () => void Atomics.add(writers, 0, 1),
+      leave: () => {
+        Atomics.sub(writers, 0, 1);
+        Atomics.notify(writers, 0);
+      },
     },
     addClicks: (batch) => request((id) => ({ type: 'clicks', id, batch })),
     addEvents: (batch) => {

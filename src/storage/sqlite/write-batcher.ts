@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
 import type { Tables } from '../tables.js';
+import type { WritePriority } from './background.js';
 
 type Job<T> = {
   run: (trx: Transaction<Tables>) => Promise<T>;
@@ -30,6 +31,8 @@ export class WriteBatcher {
     private readonly db: Kysely<Tables>,
     /** The connection under `db`: savepoints go straight to it, not through Kysely's async query path. */
     private readonly sqlite: SQLite.Database,
+    /** The background thread's handshake: it starts no transaction while one of these runs. */
+    private readonly priority?: WritePriority,
     private readonly maxBatch = 256,
   ) {}
 
@@ -76,6 +79,7 @@ export class WriteBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       const settled: Array<{ ok: boolean; value: unknown }> = [];
+      this.priority?.enter();
       try {
         await this.db.transaction().execute(async (trx) => {
           const savepoint = this.preparedSavepoints();
@@ -93,6 +97,8 @@ export class WriteBatcher {
       } catch (error) {
         for (const job of batch) job.reject(error);
         continue;
+      } finally {
+        this.priority?.leave();
       }
       batch.forEach((job, i) => {
         const outcome = settled[i]!;

@@ -1,0 +1,83 @@
+import type SQLite from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { rollupRows } from '../rollups.js';
+import type { ClickEvent, ClickEventBatch } from '../stores.js';
+
+// A batch of click events on SQLite's background thread (background-thread.ts): the same rows as
+// applyEventBatch (click-writes.ts) writes through Kysely, as statements prepared once and run
+// one row at a time. Building and compiling multi-row Kysely queries of 512 rows × 14 columns
+// took more of the thread than SQLite's own work did (bench/event-write-cost.ts).
+
+const CLAIM =
+  'insert into click_writers (writer, seq, updated_at) values (?, ?, ?) ' +
+  'on conflict (writer) do update set seq = excluded.seq, updated_at = excluded.updated_at where click_writers.seq < excluded.seq';
+const FORGET_WRITERS = 'delete from click_writers where updated_at < ?';
+const OWNER = 'select account_id from links where id = ?';
+const EVENT =
+  'insert into click_events (time, link_id, account_id, bot, browser, browser_version, os, device_type, device_vendor, language, referrer_host, country, city, clicks) ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const ROLLUP =
+  'insert into click_rollups (account_id, link_id, period, dimension, start, value, clicks) values (?, ?, ?, ?, ?, ?, ?) ' +
+  'on conflict (account_id, link_id, period, dimension, start, value) do update set clicks = click_rollups.clicks + excluded.clicks';
+
+/** How long a writer's last number is kept after its last batch, as in click-writes.ts. */
+const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+export class SqliteEventWrites {
+  private readonly claim: Statement;
+  private readonly forgetWriters: Statement;
+  private readonly owner: Statement<[number], { account_id: number }>;
+  private readonly event: Statement;
+  private readonly rollup: Statement;
+  private readonly write: (batch: ClickEventBatch) => void;
+
+  constructor(sqlite: SQLite.Database) {
+    this.claim = sqlite.prepare(CLAIM);
+    this.forgetWriters = sqlite.prepare(FORGET_WRITERS);
+    this.owner = sqlite.prepare(OWNER);
+    this.event = sqlite.prepare(EVENT);
+    this.rollup = sqlite.prepare(ROLLUP);
+    this.write = sqlite.transaction((batch: ClickEventBatch) => this.apply(batch));
+  }
+
+  /** Writes a batch in one transaction, at most once per writer and number (see claimBatch). */
+  add(batch: ClickEventBatch): void {
+    this.write(batch);
+  }
+
+  private apply({ writer, seq, events }: ClickEventBatch): void {
+    const now = Date.now();
+    if (this.claim.run(writer, seq, now).changes === 0) return; // applied before
+    if (seq === 1) this.forgetWriters.run(now - WRITER_RETENTION_MS);
+    const owners = new Map<number, number | undefined>();
+    const owned: Array<{ event: ClickEvent; accountId: number }> = [];
+    for (const event of events) {
+      let accountId = owners.get(event.linkId);
+      if (!owners.has(event.linkId)) {
+        accountId = this.owner.get(event.linkId)?.account_id;
+        owners.set(event.linkId, accountId);
+      }
+      // Links are never removed (a delete marks them), so every visited link has its row.
+      if (accountId === undefined) continue;
+      owned.push({ event, accountId });
+      const e = event;
+      this.event.run(
+        e.time,
+        e.linkId,
+        accountId,
+        e.bot,
+        e.browser,
+        e.browserVersion,
+        e.os,
+        e.deviceType,
+        e.deviceVendor,
+        e.language,
+        e.referrerHost,
+        e.country,
+        e.city,
+        e.clicks,
+      );
+    }
+    for (const r of rollupRows(owned)) this.rollup.run(r.account_id, r.link_id, r.period, r.dimension, r.start, r.value, r.clicks);
+  }
+}
