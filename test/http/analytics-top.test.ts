@@ -268,6 +268,31 @@ for (const dialect of dialects) {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
     });
 
+    it('ranks short links among many: the last tie of the top by label, read past the first few ids', async () => {
+      const owner = await ctx.t.account();
+      const now = await awayFromBoundary();
+      // 40 links of one click each, made in reverse label order: the smallest label is the last link made
+      // (the highest id), so a top list read from the first ids alone would miss it.
+      const links = [];
+      for (let i = 39; i >= 0; i--) links.push(await makeLink(owner, `tie-${String(i).padStart(2, '0')}`));
+      const busy = links[5]!;
+      const events = links.map((link) => personVisit(link.id, now - 1000));
+      events.push(personVisit(busy.id, now - 1000), personVisit(busy.id, now - 1000));
+      await ctx.t.database.analytics.add({ writer: `top-test-${dialect}`, seq: ++seq, events });
+      const smallest = links.at(-1)!;
+      assert.deepEqual(await dataOf(owner, 'short-links', { limit: '2' }), [
+        { label: busy.shortUrl, click: 3 },
+        { label: smallest.shortUrl, click: 1 },
+      ]);
+      assert.deepEqual(await dataOf(owner, 'short-links', { limit: '100' }), [
+        { label: busy.shortUrl, click: 3 },
+        ...links
+          .filter((link) => link !== busy)
+          .reverse()
+          .map((link) => ({ label: link.shortUrl, click: 1 })),
+      ]);
+    });
+
     it('answers JSON errors: 401, 404 for another workspace or link or an unknown dimension, 422 for a bad value', async () => {
       const owner = await ctx.t.account();
       const other = await ctx.t.account();
