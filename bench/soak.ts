@@ -152,9 +152,14 @@ const ANALYTICS = [
   '/v3/shorten/list?perPage=50',
 ];
 
+/** Each analytics read's time, to see which one's cost grows with the run (not only the memory). */
+const readTimes: Array<{ second: number; path: string; ms: number }> = [];
+
 async function analytics(): Promise<void> {
   const path = ANALYTICS[Math.floor(Math.random() * ANALYTICS.length)]!;
+  const sent = performance.now();
   const answer = await request('GET', path);
+  readTimes.push({ second: (Date.now() - started) / 1000, path, ms: performance.now() - sent });
   if (answer.status !== 200) error('analytics', `${path}: ${answer.status} ${answer.body}`);
 }
 
@@ -287,6 +292,14 @@ const report = {
   rssLastSampleMb: Number(samples.at(-1)!.rssMb.toFixed(1)),
   rssMaxMb: Number(Math.max(...samples.map((s) => s.rssMb)).toFixed(1)),
   rssGrowthAfterWarmUp: Number((growth * 100).toFixed(1)),
+  /** Median milliseconds of each analytics read after warm-up and in the last tenth. */
+  analyticsMs: Object.fromEntries(
+    ANALYTICS.map((p) => {
+      const times = (from: number, to: number) =>
+        readTimes.filter((t) => t.path === p && t.second >= from * (durationMs / 1000) && t.second <= to * (durationMs / 1000)).map((t) => t.ms);
+      return [p, { warm: Number(median(times(0.2, 0.3)).toFixed(1)), end: Number(median(times(0.9, 2)).toFixed(1)) }];
+    }),
+  ),
   /** The same windows' RSS split by bench/soak-memory-probe.mjs. */
   memoryWarm: split(0.2, 0.3),
   memoryEnd: split(0.9, 2),
