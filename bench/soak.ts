@@ -4,6 +4,8 @@
 // held steady by deleting the oldest as new ones are made. Passes (exit 0) only with no
 // error and resident memory growing less than 10% after warm-up (the first fifth of the run):
 // the median of the samples (every 5 s) in its last tenth against that of the tenth after warm-up.
+// The report also splits that RSS (bench/soak-memory-probe.mjs): each thread's V8 heap, what survived
+// its last full GC, and native memory, so a failure says whether JS, garbage or SQLite grew.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -42,7 +44,15 @@ const env = {
   RATE_LIMIT_PASSWORD: '0',
 };
 const [token] = (await prepareDatabase(env, ['soak'])) as [string];
-const server = await startBrief('soak', { dbFile, domain: FUZZ_HOST, env, nodeArgs: values['node-arg'] });
+// What the RSS is made of, per thread (bench/soak-memory-probe.mjs): read back at the end.
+const memoryFile = path.join(dir, 'memory.jsonl');
+const probe = `--import=${new URL('./soak-memory-probe.mjs', import.meta.url).href}`;
+const server = await startBrief('soak', {
+  dbFile,
+  domain: FUZZ_HOST,
+  env: { ...env, BRIEF_SOAK_MEMORY_FILE: memoryFile },
+  nodeArgs: [probe, ...values['node-arg']],
+});
 console.log(`soak: server pid ${server.child.pid}, port ${server.port}`);
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(values.concurrency) });
 
@@ -142,9 +152,14 @@ const ANALYTICS = [
   '/v3/shorten/list?perPage=50',
 ];
 
+/** Each analytics read's time, to see which one's cost grows with the run (not only the memory). */
+const readTimes: Array<{ second: number; path: string; ms: number }> = [];
+
 async function analytics(): Promise<void> {
   const path = ANALYTICS[Math.floor(Math.random() * ANALYTICS.length)]!;
+  const sent = performance.now();
   const answer = await request('GET', path);
+  readTimes.push({ second: (Date.now() - started) / 1000, path, ms: performance.now() - sent });
   if (answer.status !== 200) error('analytics', `${path}: ${answer.status} ${answer.body}`);
 }
 
@@ -221,6 +236,45 @@ const warmMb = median(window(0.2, 0.3));
 const endMb = median(window(0.9, 2));
 const growth = (endMb - warmMb) / warmMb;
 const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
+
+interface ProbeLine {
+  second: number;
+  thread: 'main' | 'worker';
+  rssMb: number;
+  heapTotalMb: number;
+  heapUsedMb: number;
+  liveMb: number | null;
+}
+const probeLines: ProbeLine[] = fs.existsSync(memoryFile)
+  ? fs
+      .readFileSync(memoryFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as ProbeLine)
+  : [];
+/**
+ * The RSS split, as medians over a window of the run: each thread's V8 heap (reserved, and what
+ * survived its last full GC) and the rest, native (SQLite's page caches and statements, malloc,
+ * code): RSS less both heaps' reserve. A leak in JS shows in `live`, garbage not yet collected
+ * only in `heapTotal`; native growth is SQLite's caches filling or a native leak.
+ */
+function split(from: number, to: number) {
+  const within = (thread: ProbeLine['thread']) =>
+    probeLines.filter((l) => l.thread === thread && l.second >= from * (durationMs / 1000) && l.second <= to * (durationMs / 1000));
+  const main = within('main');
+  const worker = within('worker');
+  const workerHeapAt = (second: number) =>
+    worker.reduce((best, l) => (Math.abs(l.second - second) < Math.abs(best.second - second) ? l : best), worker[0]!);
+  const round = (value: number) => Number(value.toFixed(1));
+  if (main.length === 0 || worker.length === 0) return undefined;
+  return {
+    mainHeapTotalMb: round(median(main.map((l) => l.heapTotalMb))),
+    mainLiveMb: round(median(main.map((l) => l.liveMb ?? Number.NaN).filter((v) => !Number.isNaN(v)))),
+    workerHeapTotalMb: round(median(worker.map((l) => l.heapTotalMb))),
+    workerLiveMb: round(median(worker.map((l) => l.liveMb ?? Number.NaN).filter((v) => !Number.isNaN(v)))),
+    nativeMb: round(median(main.map((l) => l.rssMb - l.heapTotalMb - workerHeapAt(l.second).heapTotalMb))),
+  };
+}
 const alive = server.child.exitCode === null;
 const report = {
   minutes: Number(values.minutes),
@@ -238,17 +292,34 @@ const report = {
   rssLastSampleMb: Number(samples.at(-1)!.rssMb.toFixed(1)),
   rssMaxMb: Number(Math.max(...samples.map((s) => s.rssMb)).toFixed(1)),
   rssGrowthAfterWarmUp: Number((growth * 100).toFixed(1)),
+  /** Median milliseconds of each analytics read after warm-up and in the last tenth. */
+  analyticsMs: Object.fromEntries(
+    ANALYTICS.map((p) => {
+      const times = (from: number, to: number) =>
+        readTimes.filter((t) => t.path === p && t.second >= from * (durationMs / 1000) && t.second <= to * (durationMs / 1000)).map((t) => t.ms);
+      return [p, { warm: Number(median(times(0.2, 0.3)).toFixed(1)), end: Number(median(times(0.9, 2)).toFixed(1)) }];
+    }),
+  ),
+  /** The same windows' RSS split by bench/soak-memory-probe.mjs. */
+  memoryWarm: split(0.2, 0.3),
+  memoryEnd: split(0.9, 2),
+  probe: probeLines,
   samples: samples.map((s) => ({ ...s, rssMb: Number(s.rssMb.toFixed(1)) })),
 };
 agent.destroy();
 await server.stop();
 fs.rmSync(dir, { recursive: true, force: true });
-console.log(JSON.stringify({ ...report, samples: undefined }, null, 2));
+console.log(JSON.stringify({ ...report, samples: undefined, probe: undefined }, null, 2));
 if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
 const failures = [
   ...(errorCount > 0 ? [`${errorCount} errors (first: ${firstErrors[0]})`] : []),
   ...(growth >= 0.1 ? [`RSS grew ${(growth * 100).toFixed(1)}% after warm-up (${report.rssWarmMb} → ${report.rssEndMb} MB)`] : []),
   ...(alive ? [] : ['the server died']),
 ];
+const show = (m: ReturnType<typeof split>) =>
+  m
+    ? `main heap ${m.mainHeapTotalMb} MB (live ${m.mainLiveMb}), worker heap ${m.workerHeapTotalMb} MB (live ${m.workerLiveMb}), native ${m.nativeMb} MB`
+    : 'no probe';
+console.log(`memory after warm-up: ${show(report.memoryWarm)}\nmemory at the end:    ${show(report.memoryEnd)}`);
 console.log(failures.length === 0 ? 'soak: passed' : `soak: FAILED\n- ${failures.join('\n- ')}`);
 process.exitCode = failures.length === 0 ? 0 : 1;

@@ -1,6 +1,7 @@
 // The web app in real Chromium against the built server as a process, at a phone's and a desktop's width:
 // shorten anonymously and follow the link, copy, the QR code decodes, a 422 under its field; sign in, find,
-// search, edit and delete a link; its page and the overview count the clicks; sign out. axe-core on every page
+// search, edit and delete a link; its page and the overview count the clicks; sign out; a server refusing
+// anonymous links (ANONYMOUS_SHORTEN=off) asks for a token. axe-core on every page
 // (no serious or critical violation), a screenshot of every page (test/browser/screenshots/, ignored by git),
 // and the first load's timings for docs/benchmarks.md.
 import assert from 'node:assert/strict';
@@ -391,6 +392,54 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
       await page.getByText('Page 1 of 2').waitFor();
     } finally {
       await context.close();
+    }
+  });
+
+  it('asks for a token, not with the API 401, on a server with ANONYMOUS_SHORTEN=off, and shortens once signed in', async () => {
+    const closedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-closed-'));
+    const port = await freePort();
+    const closedEnv = {
+      ...env,
+      DATABASE_URL: `sqlite:${path.join(closedDir, 'brief.db')}`,
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      ANONYMOUS_SHORTEN: 'off',
+    };
+    assert.equal((await runCli(closedEnv, 'account', 'create', 'closed')).code, 0);
+    const created = await runCli(closedEnv, 'token', 'create', 'closed', '--label', 'browser test');
+    assert.equal(created.code, 0, created.stderr);
+    const closedToken = created.stdout.trim().split('\n').at(-1)!.trim();
+    const closed = await startServer(closedEnv);
+    const { context, page } = await newPage(WIDTHS[0]);
+    try {
+      await page.goto(`${closed.origin}/`);
+      const target = `${destination.origin}/closed-server`;
+      await page.getByLabel('URL to shorten').fill(target);
+      await page.getByRole('button', { name: 'Shorten', exact: true }).click();
+      const needsToken = page.getByRole('alert').filter({ hasText: 'This server needs an API token to shorten links' });
+      await needsToken.waitFor();
+      assert.equal(await page.getByText(/send a bearer token/).count(), 0, "the API's own 401 message is not shown");
+      await assertAccessible(page, 'home on a server that needs a token');
+      await screenshot(page, 'home-needs-token');
+
+      // Its Sign in opens the sign-in dialog; once signed in, the notice goes and the same form shortens.
+      await needsToken.getByRole('button', { name: 'Sign in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.getByLabel('API token').fill(closedToken);
+      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await needsToken.waitFor({ state: 'detached' });
+      assert.equal(await page.getByLabel('URL to shorten').inputValue(), target, 'the form is kept');
+      await page.getByRole('button', { name: 'Shorten', exact: true }).click();
+      await page.getByRole('heading', { name: 'Your short link' }).waitFor();
+      assert.match((await page.locator('.short-url a').textContent()) ?? '', new RegExp(`^${closed.origin}/[0-9A-Za-z]+$`));
+    } catch (error) {
+      await screenshot(page, 'failed-needs-token');
+      throw error;
+    } finally {
+      await context.close();
+      await closed.stop();
+      fs.rmSync(closedDir, { recursive: true, force: true });
     }
   });
 

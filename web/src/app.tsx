@@ -88,7 +88,7 @@ export function App() {
             </button>
           </div>
         ) : (
-          <Page route={route} />
+          <Page route={route} onSignIn={() => setSigningIn(true)} />
         )}
       </main>
       <footer class="bottom">
@@ -99,11 +99,11 @@ export function App() {
   );
 }
 
-function Page(props: { route: Route }) {
+function Page(props: { route: Route; onSignIn: () => void }) {
   const route = props.route;
   switch (route.page) {
     case 'shorten':
-      return <ShortenPage />;
+      return <ShortenPage onSignIn={props.onSignIn} />;
     case 'links':
       return <MyLinksPage />;
     case 'link':

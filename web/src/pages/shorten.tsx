@@ -3,13 +3,18 @@ import { ApiError, api, type Shortened } from '../api';
 import { CopyButton } from '../components/copy-button';
 import { errorsByField, Field } from '../components/field';
 import { QrCode } from '../components/qr-code';
-import { useSignedIn } from '../session';
+import { currentToken, useSignedIn } from '../session';
 
 const FIELDS = ['url', 'slug', 'domain', 'comment'] as const;
 
-/** The home page: a long URL in, a short one out, with its QR code. */
-export function ShortenPage() {
+/**
+ * The home page: a long URL in, a short one out, with its QR code. A server with
+ * `ANONYMOUS_SHORTEN=off` answers an anonymous shorten 401: the page learns it from that answer
+ * (no call up front, nothing to keep in step) and asks for a token, the form kept as it was.
+ */
+export function ShortenPage(props: { onSignIn: () => void }) {
   const signedIn = useSignedIn();
+  const [needsToken, setNeedsToken] = useState(false);
   const [domains, setDomains] = useState<string[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -37,6 +42,10 @@ export function ShortenPage() {
     try {
       setResult(await api.shorten({ url: value('url'), slug: value('slug'), domain: value('domain'), comment: value('comment') }));
     } catch (error) {
+      if (error instanceof ApiError && error.status === 401 && !currentToken()) {
+        setNeedsToken(true);
+        return;
+      }
       const found = error instanceof ApiError ? errorsByField(error, FIELDS) : { form: 'Something went wrong. Try again.' };
       setErrors(found);
       // Focus the first field the API named, so its message is read out with it.
@@ -110,6 +119,14 @@ export function ShortenPage() {
       <Field id="shorten-comment" label="Comment (optional)" error={errors.comment}>
         {(aria) => <input {...aria} name="comment" autoComplete="off" />}
       </Field>
+      {needsToken && !signedIn && (
+        <div class="needs-token" role="alert">
+          <p>This server needs an API token to shorten links. Sign in with yours, then shorten.</p>
+          <button type="button" class="secondary" onClick={props.onSignIn}>
+            Sign in
+          </button>
+        </div>
+      )}
       {errors.form && (
         <p class="error" role="alert">
           {errors.form}
@@ -118,7 +135,7 @@ export function ShortenPage() {
       <button type="submit" class="primary" disabled={busy}>
         {busy ? 'Shortening…' : 'Shorten'}
       </button>
-      {!signedIn && <p class="muted">Anonymous links cannot be edited later. Sign in with an API token to keep them in My links.</p>}
+      {!signedIn && !needsToken && <p class="muted">Anonymous links cannot be edited later. Sign in with an API token to keep them in My links.</p>}
     </form>
   );
 }
