@@ -3,7 +3,7 @@
 // redirects, shortens, bulk creates, deletes and analytics reads, the number of live links
 // held steady by deleting the oldest as new ones are made. Passes (exit 0) only with no
 // error and resident memory growing less than 10% after warm-up (the first fifth of the run):
-// the median of the samples (every 5 s) in its last tenth against that of the tenth after warm-up.
+// the median of the samples (every 5 s) in its last tenth against that of the 20–50% of the run after warm-up.
 // The report also splits that RSS (bench/soak-memory-probe.mjs): each thread's V8 heap, what survived
 // its last full GC, and native memory, so a failure says whether JS, garbage or SQLite grew.
 import fs from 'node:fs';
@@ -229,10 +229,13 @@ try {
 const seconds = (Date.now() - started) / 1000;
 // Resident memory saws up and down by tens of MB as garbage (V8's, SQLite's, malloc's) is
 // returned in bursts: a window's median stands for it, not one sample. Warm-up is the first fifth.
+// The reference is the median of 20–50% of the run, not of 20–30%: a one-off release of memory
+// and its refill (RSS 174 → 139 → 170 MB between 90 and 180 s of a 10-minute run) filled most of
+// the shorter window, which then stood for a floor the server never held (docs/reliability.md).
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const window = (from: number, to: number) =>
   samples.filter((s) => s.second >= from * (durationMs / 1000) && s.second <= to * (durationMs / 1000)).map((s) => s.rssMb);
-const warmMb = median(window(0.2, 0.3));
+const warmMb = median(window(0.2, 0.5));
 const endMb = median(window(0.9, 2));
 const growth = (endMb - warmMb) / warmMb;
 const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
