@@ -5,7 +5,7 @@ import type { ClickBatch, ClickEvent, ClickEventBatch } from './stores.js';
 import type { ClickEventTable, Tables } from './tables.js';
 
 /** How long a writer's last number is kept after its last batch (a retry comes long before). */
-const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
+export const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * Applies one click batch inside the caller's transaction: claims the writer's number

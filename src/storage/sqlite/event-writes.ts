@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { WRITER_RETENTION_MS } from '../click-writes.js';
 import { rollupRows } from '../rollups.js';
 import type { ClickEvent, ClickEventBatch } from '../stores.js';
 
@@ -19,9 +20,6 @@ const EVENT =
 const ROLLUP =
   'insert into click_rollups (account_id, link_id, period, dimension, start, value, clicks) values (?, ?, ?, ?, ?, ?, ?) ' +
   'on conflict (account_id, link_id, period, dimension, start, value) do update set clicks = click_rollups.clicks + excluded.clicks';
-
-/** How long a writer's last number is kept after its last batch, as in click-writes.ts. */
-const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 export class SqliteEventWrites {
   private readonly claim: Statement;
