@@ -58,22 +58,22 @@ export class SqliteEventWrites {
       // Links are never removed (a delete marks them), so every visited link has its row.
       if (accountId === undefined) continue;
       owned.push({ event, accountId });
-      const e = event;
+      const { time, linkId, bot, browser, browserVersion, os, deviceType, deviceVendor, language, referrerHost, country, city, clicks } = event;
       this.event.run(
-        e.time,
-        e.linkId,
+        time,
+        linkId,
         accountId,
-        e.bot,
-        e.browser,
-        e.browserVersion,
-        e.os,
-        e.deviceType,
-        e.deviceVendor,
-        e.language,
-        e.referrerHost,
-        e.country,
-        e.city,
-        e.clicks,
+        bot,
+        browser,
+        browserVersion,
+        os,
+        deviceType,
+        deviceVendor,
+        language,
+        referrerHost,
+        country,
+        city,
+        clicks,
       );
     }
     for (const r of rollupRows(owned)) this.rollup.run(r.account_id, r.link_id, r.period, r.dimension, r.start, r.value, r.clicks);
