@@ -3,6 +3,7 @@ import { BriefError } from '../errors.js';
 
 export const TITLE_MAX_LENGTH = 512;
 export const COMMENT_MAX_LENGTH = 1024;
+export const SEARCH_MAX_LENGTH = 200;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;
 

@@ -1,6 +1,7 @@
 // The v3 link routes' data schemas (../shared/spec/v3-interface.md): validation, types and,
 // through v3-routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
+import { SEARCH_MAX_LENGTH } from './link-fields.js';
 
 const WorkspaceId = Type.Optional(
   Type.String({
@@ -103,7 +104,7 @@ export const ListV3Query = Type.Object({
   perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 10 })),
   search: Type.Optional(
     Type.String({
-      maxLength: 200,
+      maxLength: SEARCH_MAX_LENGTH,
       description: "Brief's addition: only links with this text in their slug or code, destination or comment (any case).",
       examples: ['launch'],
     }),

@@ -311,6 +311,10 @@ for (const dialect of dialects) {
         assert.equal((await list(account, { search: '_' })).json().metadata.total, 1, 'an underscore is itself, not any character');
         assert.equal((await list(account, { search: '' })).json().metadata.total, 5);
         assertErrorShape(await list(account, { search: 'x'.repeat(201) }), 422, 'E_VALIDATION_ERROR');
+        // A NUL cannot be in any link (PostgreSQL refuses it in text): a validation error naming the field, never a 500.
+        const nul = await list(account, { search: 'a\u0000b' });
+        assertErrorShape(nul, 422, 'E_VALIDATION_ERROR');
+        assert.match(nul.json().message, /search/);
       });
 
       it('shows clicks, blocks, expiry, and links made with v2; not other accounts’ links', async () => {
