@@ -1,6 +1,6 @@
 // `node --import tsx bench/event-write-cost.ts [LINKS] [BATCHES]`: CPU µs per click event of the
 // SQLite background thread's event write alone (applyEventBatch in one transaction, as the
-// thread runs it), on a file preloaded like the benchmark's, with batches of 2,000 events of
+// thread runs it), on a file preloaded like the benchmark's, with batches of 256 events (EVENTS) of
 // distinct random links (the cold redirect load: nothing merges). See docs/benchmarks.md.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { applyEventBatch } from '../src/storage/click-writes.js';
+import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from '../src/storage/rollups.js';
 import { SqliteEventWrites } from '../src/storage/sqlite/event-writes.js';
 import { withStatementCache } from '../src/storage/sqlite/statement-cache.js';
 import type { ClickEvent } from '../src/storage/stores.js';
@@ -17,7 +18,7 @@ import { DOMAIN } from './scenarios.js';
 
 const links = Number(process.argv[2] ?? 100_000);
 const batches = Number(process.argv[3] ?? 50);
-const EVENTS = 2000;
+const EVENTS = Number(process.env.EVENTS ?? 256);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-event-cost-'));
 const file = path.join(dir, 'links.db');
@@ -53,14 +54,19 @@ const batch = () => {
   return { writer: 'bench', seq: ++seq, events };
 };
 const prepared = new SqliteEventWrites(sqlite);
+let unrolled = 0;
+// As the thread does (background-thread.ts): the link_id rows rolled up every LINK_ROLLUP_EVENTS events.
 const write = async () => {
-  if (process.env.KYSELY) await db.transaction().execute((trx) => applyEventBatch(trx, batch()));
+  if (process.env.KYSELY) await db.transaction().execute((trx) => applyEventBatch(trx, batch(), { links: false }));
   else prepared.add(batch());
+  for (unrolled += EVENTS; unrolled >= LINK_ROLLUP_EVENTS; unrolled -= LINK_ROLLUP_EVENTS) await rollUpLinks();
 };
+const rollUpLinks = () => db.transaction().execute((trx) => rollUpLinkEvents(trx, LINK_ROLLUP_EVENTS));
 for (let i = 0; i < 5; i++) await write(); // warm-up: JIT, page cache
 const before = process.cpuUsage();
 const started = process.hrtime.bigint();
 for (let i = 0; i < batches; i++) await write();
+while (await rollUpLinks());
 const cpu = process.cpuUsage(before);
 const wall = Number(process.hrtime.bigint() - started) / 1000;
 const made = batches * EVENTS;

@@ -1,7 +1,18 @@
 import { type RawBuilder, sql } from 'kysely';
 import { applyEventBatch } from './click-writes.js';
 import type { Connection } from './connection.js';
-import { ALL_DIMENSIONS, DAY_MS, eventValue, QUARTER_MS, type RollupDimension, type RollupPeriod, rollUpEvents } from './rollups.js';
+import {
+  ALL_DIMENSIONS,
+  DAY_MS,
+  eventValue,
+  LATE_DIMENSION,
+  LINK_ROLLUP_EVENTS,
+  QUARTER_MS,
+  type RollupDimension,
+  type RollupPeriod,
+  rollUpEvents,
+  rollUpLinkEvents,
+} from './rollups.js';
 import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from './stores.js';
 
 /** The first key of the advisory lock that serializes the expiry of one account's events (PostgreSQL). */
@@ -24,7 +35,20 @@ export class SqlAnalyticsStore implements AnalyticsStore {
     // Off the event loop when there is a background thread (SQLite files): under cache-missing
     // redirect load every event touches random index pages, as click increments do.
     if (background?.running) return background.addEvents(batch);
-    return this.connection.write((trx) => applyEventBatch(trx, batch));
+    return this.connection.write((trx) => applyEventBatch(trx, batch, { links: !this.linksLate }));
+  }
+
+  /** SQLite: the link_id rows are rolled up from the stored events afterwards (rollUpLinkEvents). */
+  private get linksLate(): boolean {
+    return this.connection.dialect === 'sqlite';
+  }
+
+  /** SQLite: counts the events the link_id rows lack yet, on the background thread when there is one. */
+  private async rollUpLinks(): Promise<void> {
+    if (!this.linksLate) return;
+    const { background } = this.connection;
+    if (background?.running) return background.rollUpLinks();
+    while (await this.connection.write((trx) => rollUpLinkEvents(trx, LINK_ROLLUP_EVENTS)));
   }
 
   async humanClicksBySlot(query: ClickCountQuery): Promise<ClickSlot[]> {
@@ -34,7 +58,8 @@ export class SqlAnalyticsStore implements AnalyticsStore {
     return rows.rows.map((row) => ({ start: Number(row.start), clicks: Number(row.clicks) }));
   }
 
-  topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]> {
+  async topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]> {
+    if (column === LATE_DIMENSION && query.linkId === undefined) await this.rollUpLinks();
     return this.counts(query, column, limit);
   }
 
@@ -52,6 +77,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
   }
 
   async expire(cutoff: number): Promise<void> {
+    await this.rollUpLinks(); // before the events go
     const accounts = await this.connection.db.selectFrom('accounts').select('id').execute();
     // One short transaction per account: on SQLite, every other write waits for the one running.
     for (const { id } of accounts) {

@@ -27,18 +27,19 @@ export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks
 /**
  * Applies one batch of click events inside the caller's transaction, at most once per writer
  * and number: the events with their link's account, and the workspace rollups they add to
- * (rollups.ts). The one definition, run by the server's connection and by the SQLite
- * background thread.
+ * (rollups.ts), those of the `link_id` dimension only with `links` (PostgreSQL; SQLite rolls
+ * them up afterwards, rollUpLinkEvents). Run by the server's connection; the SQLite background
+ * thread writes the same rows with prepared statements (sqlite/event-writes.ts).
  */
-export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatch): Promise<void> {
+export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatch, { links }: { links: boolean }): Promise<void> {
   if (!(await claimBatch(trx, batch.writer, batch.seq))) return;
   const ids = [...new Set(batch.events.map((event) => event.linkId))];
   if (ids.length === 0) return;
   const owners = new Map<number, number>();
   // Multi-row statements in power-of-two chunks: a few shapes, prepared once (batch-shapes.ts).
   for (const chunk of inPowersOfTwo(ids)) {
-    const links = await trx.selectFrom('links').select(['id', 'account_id']).where('id', 'in', chunk).execute();
-    for (const link of links) owners.set(Number(link.id), link.account_id);
+    const rows = await trx.selectFrom('links').select(['id', 'account_id']).where('id', 'in', chunk).execute();
+    for (const link of rows) owners.set(Number(link.id), link.account_id);
   }
   const owned: Array<{ event: ClickEvent; accountId: number }> = [];
   for (const event of batch.events) {
@@ -48,7 +49,7 @@ export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatc
   }
   const events = owned.map(({ event, accountId }) => eventRow(event, accountId));
   for (const chunk of inPowersOfTwo(events)) await trx.insertInto('click_events').values(chunk).execute();
-  const rollups = rollupRows(owned);
+  const rollups = rollupRows(owned, { links });
   for (const chunk of inPowersOfTwo(rollups)) {
     await trx
       .insertInto('click_rollups')

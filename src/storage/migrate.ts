@@ -6,6 +6,7 @@ import { v3Links } from './migrations/0003-v3-links.js';
 import { clickEvents } from './migrations/0004-click-events.js';
 import { clickRollups } from './migrations/0005-click-rollups.js';
 import { blocklist } from './migrations/0006-blocklist.js';
+import { linkRollupMark } from './migrations/0007-link-rollup-mark.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -16,6 +17,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0004-click-events': clickEvents(database.dialect),
     '0005-click-rollups': clickRollups(database.dialect),
     '0006-blocklist': blocklist(database.dialect),
+    '0007-link-rollup-mark': linkRollupMark(database.dialect),
   };
 }
 

@@ -113,6 +113,14 @@ export interface ClickRollupTable {
   clicks: number;
 }
 
+/** How far the events are rolled up where that happens after they are written (rollUpLinkEvents). */
+export interface ClickRollupMarkTable {
+  /** The dimension rolled up afterwards: `link_id`. */
+  name: string;
+  /** Every click_events row with an id up to this one is counted in the rollups. */
+  event_id: number;
+}
+
 /** Append-only feed of link changes that running instances poll to drop cache entries. */
 export interface LinkChangeTable {
   id: Generated<number>;
@@ -139,6 +147,7 @@ export interface Tables {
   link_changes: LinkChangeTable;
   click_events: ClickEventTable;
   click_rollups: ClickRollupTable;
+  click_rollup_marks: ClickRollupMarkTable;
   blocked_hosts: BlockedHostTable;
 }
 

@@ -4,26 +4,31 @@ import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { applyClickBatch } from '../click-writes.js';
+import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from '../rollups.js';
 import type { ClickBatch } from '../stores.js';
 import type { Tables } from '../tables.js';
 import { type PackedEvents, unpackEvents } from './event-packing.js';
 import { SqliteEventWrites } from './event-writes.js';
+import { inThreadTurn } from './write-turns.js';
 import { withStatementCache } from './statement-cache.js';
 
 export interface ThreadData {
   path: string;
   checkpointMs: number;
-  /** [0]: how many writes the server's own connection has under way; the thread waits for none before a transaction. */
-  writers: Int32Array;
+  /** Whose turn it is to write (write-turns.ts). */
+  turns: Int32Array;
 }
 
-/** The longest a batch waits for the server's writes, so that a stream of them cannot hold the thread's back for good. */
-const MAX_WAIT_MS = 200;
+/** How often the link_id rows catch up with the events written meanwhile, when fewer than LINK_ROLLUP_EVENTS came. */
+const LINK_ROLLUP_MS = 1000;
+
 
 /** What the thread is sent: a batch to apply (answered with its id), or stop. */
 export type ThreadMessage =
   | { type: 'clicks'; id: number; batch: ClickBatch }
   | { type: 'events'; id: number; batch: PackedEvents }
+  /** Roll up every event stored so far into the link_id rows (rollUpLinkEvents), then answer. */
+  | { type: 'links'; id: number }
   | { type: 'stop' };
 export interface ThreadReply {
   id: number;
@@ -32,7 +37,7 @@ export interface ThreadReply {
 
 const port = parentPort;
 if (port) {
-  const { path, checkpointMs, writers } = workerData as ThreadData;
+  const { path, checkpointMs, turns } = workerData as ThreadData;
   const sqlite = new SQLite(path);
   sqlite.pragma('busy_timeout = 5000');
   // A click count is not an acknowledged write: the next FULL commit of the server's own
@@ -52,24 +57,42 @@ if (port) {
 
   /** One batch at a time: a Kysely transaction awaits between statements, and another must not begin inside it. */
   let queue = Promise.resolve();
-  /** Waits while the server's connection is writing: its writes block the event loop while they wait for the lock. */
-  const yieldToServer = () => {
-    const until = Date.now() + MAX_WAIT_MS;
-    for (let now = Date.now(), seen = Atomics.load(writers, 0); seen > 0 && now < until; now = Date.now(), seen = Atomics.load(writers, 0))
-      Atomics.wait(writers, 0, seen, until - now);
+  /** Events written since the link_id rows were last rolled up (a guess after a start: the mark is in the file). */
+  let unrolled = 1;
+  /** One transaction of the link_id catch-up (rollUpLinkEvents); true while more events wait. */
+  const rollUpLinks = async (): Promise<boolean> => {
+    const more = await inThreadTurn(turns, () => db.transaction().execute((trx) => rollUpLinkEvents(trx, LINK_ROLLUP_EVENTS)));
+    unrolled = more ? Math.max(unrolled - LINK_ROLLUP_EVENTS, 1) : 0;
+    return more;
   };
-  const apply = (message: Exclude<ThreadMessage, { type: 'stop' }>): Promise<void> => {
-    yieldToServer();
-    return message.type === 'events'
-      ? // Synchronous, with statements prepared once (event-writes.ts): the thread's main work under load.
-        Promise.resolve().then(() => events.add(unpackEvents(message.batch)))
-      : // Each click batch commits alone: the write lock is held briefly (about a millisecond).
-        db.transaction().execute((trx) => applyClickBatch(trx, message.batch));
+  const rollUpAllLinks = async () => {
+    while (await rollUpLinks());
   };
+  const apply = async (message: Exclude<ThreadMessage, { type: 'stop' }>): Promise<void> => {
+    if (message.type === 'links') return rollUpAllLinks();
+    if (message.type === 'clicks') {
+      // Each click batch commits alone: the write lock is held briefly (about a millisecond).
+      return inThreadTurn(turns, () => db.transaction().execute((trx) => applyClickBatch(trx, message.batch)));
+    }
+    // Synchronous, with statements prepared once (event-writes.ts): the thread's main work under load.
+    const batch = unpackEvents(message.batch);
+    await inThreadTurn(turns, () => events.add(batch));
+    unrolled += batch.events.length;
+    // Many events at a time, so that a link visited again shares its row's write (decision 0013).
+    if (unrolled >= LINK_ROLLUP_EVENTS) await rollUpLinks();
+  };
+  /** Appends work to the queue (one piece at a time, in order); the work settles its own errors. */
+  const enqueue = (work: () => Promise<void>) => {
+    queue = queue.then(work);
+  };
+  // The rest of a quiet period's events, a second later at most. A failure is left to the next try.
+  const linkTimer = setInterval(() => {
+    if (unrolled > 0) enqueue(() => rollUpLinks().then(() => undefined, () => undefined));
+  }, LINK_ROLLUP_MS);
 
   port.on('message', (message: ThreadMessage) => {
     if (message.type !== 'stop') {
-      queue = queue.then(() =>
+      enqueue(() =>
         apply(message).then(
           () => port.postMessage({ id: message.id } satisfies ThreadReply),
           (error: unknown) => port.postMessage({ id: message.id, error: String((error as Error)?.message ?? error) } satisfies ThreadReply),
@@ -77,10 +100,13 @@ if (port) {
       );
       return;
     }
-    void queue.then(() => {
+    enqueue(async () => {
       clearInterval(timer);
+      clearInterval(linkTimer);
+      await rollUpAllLinks().catch(() => undefined); // else the next start or query does it
       checkpoint('TRUNCATE');
-      return db.destroy().then(() => port.close());
+      await db.destroy();
+      port.close();
     });
   });
 }

@@ -3,6 +3,7 @@ import type SQLite from 'better-sqlite3';
 import type { ClickBatch, ClickEventBatch } from '../stores.js';
 import type { ThreadData, ThreadMessage, ThreadReply } from './background-thread.js';
 import { packEvents } from './event-packing.js';
+import { newWriteTurns, serverTurns, type WritePriority } from './write-turns.js';
 
 // Work that must not run on the event loop, done by a thread with its own connection
 // (background-thread.ts):
@@ -30,28 +31,26 @@ export interface SqliteBackground {
   /** False once the thread has died; the caller then applies clicks itself. */
   readonly running: boolean;
   /**
-   * Marks a write of the server's own connection (a group commit) as under way: the thread
-   * starts no transaction of its own until it ends. Acknowledged writes (shortens, edits) go
-   * first; the thread's batches take the gaps between them.
+   * Around each write of the server's own connection (a group commit): the thread starts no
+   * transaction of its own until it ends, and the write waits for one under way with the event
+   * loop free (write-turns.ts). Acknowledged writes (shortens, edits) go first; the thread's
+   * batches take the gaps between them.
    */
   readonly priority: WritePriority;
   addClicks(batch: ClickBatch): Promise<void>;
   addEvents(batch: ClickEventBatch): Promise<void>;
+  /** Rolls every event sent before into the link_id rows (rollUpLinkEvents): a query of them waits for it. */
+  rollUpLinks(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** See SqliteBackground.priority. */
-export interface WritePriority {
-  enter(): void;
-  leave(): void;
-}
 
 /** Starts the background thread for a SQLite file and turns off auto-checkpoints on the server's connection. */
 export function startSqliteBackground(sqlite: SQLite.Database, path: string, checkpointMs = 250): SqliteBackground {
   sqlite.pragma('wal_autocheckpoint = 0');
-  // [0]: writes of the server's connection under way (see ThreadData.writers).
-  const writers = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs, writers } satisfies ThreadData });
+  const turns = newWriteTurns();
+  const priority = serverTurns(turns);
+  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs, turns } satisfies ThreadData });
   const send = (message: ThreadMessage) => worker.postMessage(message);
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
@@ -69,6 +68,7 @@ export function startSqliteBackground(sqlite: SQLite.Database, path: string, che
   worker.on('error', () => sqlite.pragma('wal_autocheckpoint = 1000'));
   worker.once('exit', () => {
     exited = true;
+    priority.threadGone();
     for (const pending of waiting.values()) pending.reject(new Error('SQLite background thread exited'));
     waiting.clear();
   });
@@ -89,18 +89,13 @@ export function startSqliteBackground(sqlite: SQLite.Database, path: string, che
     get running() {
       return !exited;
     },
-    priority: {
-      enter: () => void Atomics.add(writers, 0, 1),
-      leave: () => {
-        Atomics.sub(writers, 0, 1);
-        Atomics.notify(writers, 0);
-      },
-    },
+    priority,
     addClicks: (batch) => request((id) => ({ type: 'clicks', id, batch })),
     addEvents: (batch) => {
       const packed = packEvents(batch);
       return request((id) => ({ type: 'events', id, batch: packed }), [packed.numbers.buffer as ArrayBuffer, packed.texts.buffer as ArrayBuffer]);
     },
+    rollUpLinks: () => request((id) => ({ type: 'links', id })),
     stop: () =>
       new Promise<void>((resolve) => {
         if (exited) return resolve();

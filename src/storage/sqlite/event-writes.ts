@@ -76,6 +76,7 @@ export class SqliteEventWrites {
         clicks,
       );
     }
-    for (const r of rollupRows(owned)) this.rollup.run(r.account_id, r.link_id, r.period, r.dimension, r.start, r.value, r.clicks);
+    // The link_id rows come later, from the stored events (rollUpLinkEvents, decision 0013).
+    for (const r of rollupRows(owned, { links: false })) this.rollup.run(r.account_id, r.link_id, r.period, r.dimension, r.start, r.value, r.clicks);
   }
 }

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
 import type { Tables } from '../tables.js';
-import type { WritePriority } from './background.js';
+import type { WritePriority } from './write-turns.js';
 
 type Job<T> = {
   run: (trx: Transaction<Tables>) => Promise<T>;
@@ -79,7 +79,7 @@ export class WriteBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       const settled: Array<{ ok: boolean; value: unknown }> = [];
-      this.priority?.enter();
+      await this.priority?.enter();
       try {
         await this.db.transaction().execute(async (trx) => {
           const savepoint = this.preparedSavepoints();
