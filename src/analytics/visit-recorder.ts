@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate } from 'node:timers/promises';
 import type { IncomingMessage } from 'node:http';
+import { setImmediate } from 'node:timers/promises';
 import type { Log } from '../log.js';
 import { PeriodicWriter } from '../periodic-writer.js';
 import type { AnalyticsStore, ClickEvent, ClickEventBatch, LinkTarget } from '../storage/stores.js';

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { ClickEvent } from './stores.js';
-import type { ClickRollupTable } from './tables.js';
+import type { ClickRollupTable, Tables } from './tables.js';
 
 // The rollups of click events (click_rollups, migration 0005): what each row counts and how rows
 // are made from events, once for the writes (rollupRows) and once in SQL (rebuildRollups, for the
@@ -166,7 +166,7 @@ export const LINK_ROLLUP_EVENTS = 8192;
  * rows are grouped and written in key order. Only one connection writes a SQLite file at a time
  * and event ids only grow, so the ids above the mark are exactly the events not counted yet.
  */
-export async function rollUpLinkEvents(db: Kysely<any>, limit: number): Promise<boolean> {
+export async function rollUpLinkEvents(db: Kysely<Tables>, limit: number): Promise<boolean> {
   const mark = await sql<{ event_id: number }>`select event_id from click_rollup_marks where name = ${LATE_DIMENSION}`.execute(db);
   const from = Number(mark.rows[0]?.event_id ?? 0);
   const newest = await sql<{ id: number | null }>`select max(id) as id from click_events`.execute(db);

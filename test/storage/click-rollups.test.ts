@@ -111,10 +111,7 @@ for (const dialect of dialects) {
     it('counts the workspace per link once, however often it is read (SQLite rolls those rows up after the write)', async () => {
       for (let round = 0; round < 2; round++) {
         const top = await t.database.analytics.topCounts(query(BASE, BASE + 5 * DAY), 'link_id');
-        assert.deepEqual(
-          asMap(top),
-          new Map(linkIds.map((id) => [String(id), total(expected(events, BASE, BASE + 5 * DAY, id))])),
-        );
+        assert.deepEqual(asMap(top), new Map(linkIds.map((id) => [String(id), total(expected(events, BASE, BASE + 5 * DAY, id))])));
       }
     });
 

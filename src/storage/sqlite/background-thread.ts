@@ -9,8 +9,8 @@ import type { ClickBatch } from '../stores.js';
 import type { Tables } from '../tables.js';
 import { type PackedEvents, unpackEvents } from './event-packing.js';
 import { SqliteEventWrites } from './event-writes.js';
-import { inThreadTurn } from './write-turns.js';
 import { withStatementCache } from './statement-cache.js';
+import { inThreadTurn } from './write-turns.js';
 
 export interface ThreadData {
   path: string;
@@ -21,7 +21,6 @@ export interface ThreadData {
 
 /** How often the link_id rows catch up with the events written meanwhile, when fewer than LINK_ROLLUP_EVENTS came. */
 const LINK_ROLLUP_MS = 1000;
-
 
 /** What the thread is sent: a batch to apply (answered with its id), or stop. */
 export type ThreadMessage =
@@ -87,7 +86,13 @@ if (port) {
   };
   // The rest of a quiet period's events, a second later at most. A failure is left to the next try.
   const linkTimer = setInterval(() => {
-    if (unrolled > 0) enqueue(() => rollUpLinks().then(() => undefined, () => undefined));
+    if (unrolled > 0)
+      enqueue(() =>
+        rollUpLinks().then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
   }, LINK_ROLLUP_MS);
 
   port.on('message', (message: ThreadMessage) => {

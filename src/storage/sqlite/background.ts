@@ -44,7 +44,6 @@ export interface SqliteBackground {
   stop(): Promise<void>;
 }
 
-
 /** Starts the background thread for a SQLite file and turns off auto-checkpoints on the server's connection. */
 export function startSqliteBackground(sqlite: SQLite.Database, path: string, checkpointMs = 250): SqliteBackground {
   sqlite.pragma('wal_autocheckpoint = 0');
