@@ -61,7 +61,13 @@ const write = async () => {
   else prepared.add(batch());
   for (unrolled += EVENTS; unrolled >= LINK_ROLLUP_EVENTS; unrolled -= LINK_ROLLUP_EVENTS) await rollUpLinks();
 };
-const rollUpLinks = () => db.transaction().execute((trx) => rollUpLinkEvents(trx, LINK_ROLLUP_EVENTS));
+const rollUps: number[] = [];
+const rollUpLinks = async () => {
+  const started = performance.now();
+  const more = await db.transaction().execute((trx) => rollUpLinkEvents(trx, LINK_ROLLUP_EVENTS));
+  rollUps.push(performance.now() - started);
+  return more;
+};
 for (let i = 0; i < 5; i++) await write(); // warm-up: JIT, page cache
 const before = process.cpuUsage();
 const started = process.hrtime.bigint();
@@ -74,5 +80,10 @@ console.log(
   `${links} links, ${made} events written: CPU ${((cpu.user + cpu.system) / made).toFixed(1)} µs/event ` +
     `(user ${(cpu.user / made).toFixed(1)}, system ${(cpu.system / made).toFixed(1)}), wall ${(wall / made).toFixed(1)} µs/event`,
 );
+const sorted = rollUps.slice(5).sort((a, b) => a - b);
+if (sorted.length > 0)
+  console.log(
+    `link roll-ups of ${LINK_ROLLUP_EVENTS} events: median ${sorted[sorted.length >> 1]!.toFixed(1)} ms, longest ${sorted.at(-1)!.toFixed(1)} ms`,
+  );
 await db.destroy();
 fs.rmSync(dir, { recursive: true, force: true });

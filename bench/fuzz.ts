@@ -31,7 +31,7 @@ try {
   });
   const failures = verdict(report);
   if (fuzz.server.child.exitCode !== null || fuzz.server.child.signalCode !== null) {
-    failures.push(`the server exited (${fuzz.server.child.exitCode ?? fuzz.server.child.signalCode}): ${fuzz.server.stderr()}`);
+    failures.push(`the server exited (${fuzz.server.child.exitCode ?? fuzz.server.child.signalCode}): ${fuzz.server.output()}`);
   }
   console.log(JSON.stringify({ ...report, problems: report.problems.slice(0, 10) }, null, 2));
   if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);

@@ -29,6 +29,8 @@ export interface BenchResults {
   preloadSeconds: number;
   /** CPU µs per request of each process tried for a server; the fastest was measured. */
   processProbes: Record<string, number[]>;
+  /** Visits the measured Brief server turned away from analytics because its buffer was full (its own warnings). */
+  analyticsDroppedVisits?: number;
   /** The analytics queries over a loaded workspace (bench/analytics-queries.ts), when run. */
   analyticsQueries?: { events: number; loadSeconds: number; databaseMB: number; topCountriesMs: number; clicksMs: number };
 }
@@ -51,6 +53,8 @@ export function markdownTable(r: BenchResults): string {
     `| SQLite bytes per link, preloaded (${r.sqlite.preloaded!.links} links) | ${r.sqlite.preloaded!.bytesPerLink} |`,
     `| SQLite bytes per link, after the run (${r.sqlite.afterRun!.links} links) | ${r.sqlite.afterRun!.bytesPerLink} |`,
   ];
+  if (r.analyticsDroppedVisits !== undefined)
+    lines.push(`| visits dropped from analytics, buffer full (ANALYTICS_BUFFER_MAX) | ${r.analyticsDroppedVisits} |`);
   const q = r.analyticsQueries;
   if (q) {
     lines.push(

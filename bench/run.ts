@@ -8,7 +8,7 @@ import { type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';
 import { type BenchResults, printTable, type ScenarioResult, writeDocsTable } from './report.js';
 import { DOMAIN, SCENARIOS, type ServerName } from './scenarios.js';
-import { pinSelf, type RunningServer, startBaseline, startBrief, startFastest } from './servers.js';
+import { droppedVisits, pinSelf, type RunningServer, startBaseline, startBrief, startFastest } from './servers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -157,6 +157,7 @@ async function main(): Promise<void> {
     redirectLinksRatio: only ? 0 : round(byName('redirect cold').requestsPerSecond / byName('redirect cold 1k').requestsPerSecond, 3),
     rssBytes: rss,
     rssMB: round(rss / 1048576, 1),
+    analyticsDroppedVisits: serverEnv.ANALYTICS && serverEnv.ANALYTICS !== 'off' ? droppedVisits(servers.brief) : undefined,
     sqlite: { preloaded, afterRun: stored },
     preloadSeconds,
     processProbes: Object.fromEntries(Object.entries(picked).map(([name, { probes }]) => [name, probes])),

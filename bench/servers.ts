@@ -13,8 +13,8 @@ export interface RunningServer {
   readonly name: string;
   readonly port: number;
   readonly child: ChildProcess;
-  /** The last 4,000 characters the server wrote to standard error. */
-  stderr(): string;
+  /** The last 4,000 characters the server wrote: its log (warnings and worse) and standard error. */
+  output(): string;
   rssBytes(): number;
   /** CPU seconds the server process has used so far, all threads, user + system. */
   cpuSeconds(): number;
@@ -40,14 +40,17 @@ export function pinSelf(): void {
 
 function start(name: string, port: number, args: string[], env: Record<string, string>, cwd = ROOT): Promise<RunningServer> {
   const [command, ...rest] = hasTaskset ? ['taskset', '-c', '1', process.execPath, ...args] : [process.execPath, ...args];
-  const child = spawn(command!, rest, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  // The log (stdout, LOG_LEVEL warn: warnings only) and stderr, the last 4,000 characters of both.
+  const child = spawn(command!, rest, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   const server: RunningServer = {
     name,
     port,
     child,
-    stderr: () => stderr,
+    output: () => output,
     // The node process is the child of taskset after exec: same pid.
     rssBytes: () => {
       const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -70,13 +73,13 @@ function start(name: string, port: number, args: string[], env: Record<string, s
         child.kill('SIGTERM');
       }),
   };
-  return waitReady(port, child, () => stderr).then(() => server);
+  return waitReady(port, child, () => output).then(() => server);
 }
 
-async function waitReady(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+async function waitReady(port: number, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr()}`);
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output()}`);
     const ok = await new Promise<boolean>((resolve) => {
       const req = http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
         res.resume();
@@ -87,7 +90,12 @@ async function waitReady(port: number, child: ChildProcess, stderr: () => string
     if (ok) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`server on port ${port} not ready: ${stderr()}`);
+  throw new Error(`server on port ${port} not ready: ${output()}`);
+}
+
+/** Visits the server's analytics turned away because its buffer was full: the running total its warnings give (visit-recorder.ts). */
+export function droppedVisits(server: RunningServer): number {
+  return Math.max(0, ...[...server.output().matchAll(/"droppedTotal":(\d+)/g)].map((m) => Number(m[1])));
 }
 
 export async function startBaseline(): Promise<RunningServer> {
