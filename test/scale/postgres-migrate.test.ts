@@ -6,7 +6,15 @@ import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { adminQuery, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../scale-support/test-services.js';
 
-const ALL_MIGRATIONS = ['0001-initial', '0002-click-writers', '0003-v3-links', '0004-click-events', '0005-click-rollups', '0006-blocklist'];
+const ALL_MIGRATIONS = [
+  '0001-initial',
+  '0002-click-writers',
+  '0003-v3-links',
+  '0004-click-events',
+  '0005-click-rollups',
+  '0006-blocklist',
+  '0007-link-rollup-mark',
+];
 
 if (TEST_DATABASE_URL) {
   const serverUrl = TEST_DATABASE_URL;

@@ -56,6 +56,10 @@ if (port) {
 
   /** One batch at a time: a Kysely transaction awaits between statements, and another must not begin inside it. */
   let queue = Promise.resolve();
+  /** Appends work to the queue (one piece at a time, in order); the work settles its own errors. */
+  const enqueue = (work: () => Promise<void>) => {
+    queue = queue.then(work);
+  };
   /** Events written since the link_id rows were last rolled up (a guess after a start: the mark is in the file). */
   let unrolled = 1;
   /** One transaction of the link_id catch-up (rollUpLinkEvents); true while more events wait. */
@@ -67,6 +71,14 @@ if (port) {
   const rollUpAllLinks = async () => {
     while (await rollUpLinks());
   };
+  /** A catch-up nobody waits for (by count or by the clock): a failure is left to the next one. */
+  const rollUpLinksLater = () =>
+    enqueue(() =>
+      rollUpLinks().then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
   const apply = async (message: Exclude<ThreadMessage, { type: 'stop' }>): Promise<void> => {
     if (message.type === 'links') return rollUpAllLinks();
     if (message.type === 'clicks') {
@@ -77,22 +89,13 @@ if (port) {
     const batch = unpackEvents(message.batch);
     await inThreadTurn(turns, () => events.add(batch));
     unrolled += batch.events.length;
-    // Many events at a time, so that a link visited again shares its row's write (decision 0013).
-    if (unrolled >= LINK_ROLLUP_EVENTS) await rollUpLinks();
+    // Many events at a time, so that a link visited again shares its row's write (decision 0013);
+    // after this batch's answer, which does not depend on it.
+    if (unrolled >= LINK_ROLLUP_EVENTS) rollUpLinksLater();
   };
-  /** Appends work to the queue (one piece at a time, in order); the work settles its own errors. */
-  const enqueue = (work: () => Promise<void>) => {
-    queue = queue.then(work);
-  };
-  // The rest of a quiet period's events, a second later at most. A failure is left to the next try.
+  // The rest of a quiet period's events, a second later at most.
   const linkTimer = setInterval(() => {
-    if (unrolled > 0)
-      enqueue(() =>
-        rollUpLinks().then(
-          () => undefined,
-          () => undefined,
-        ),
-      );
+    if (unrolled > 0) rollUpLinksLater();
   }, LINK_ROLLUP_MS);
 
   port.on('message', (message: ThreadMessage) => {
