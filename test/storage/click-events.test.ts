@@ -7,7 +7,7 @@ import { clientAddress } from '../../src/analytics/client-address.js';
 import { VisitEnricher } from '../../src/analytics/enrich.js';
 import { VisitRecorder } from '../../src/analytics/visit-recorder.js';
 import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../../src/storage/stores.js';
-import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { createStoreLink, dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const ADDRESS = '198.51.100.77';
@@ -44,24 +44,7 @@ for (const dialect of dialects) {
       t = await openTestDatabase(dialect);
       const account = await t.database.accounts.create(`events-${dialect}`);
       accountId = account!.id;
-      const outcome = await t.database.links.create(
-        {
-          accountId,
-          domain: 'short.test',
-          slug: null,
-          url: 'https://example.com/events',
-          urlHash: Buffer.alloc(32, 1),
-          title: null,
-          comment: null,
-          passwordHash: null,
-          expiresAt: null,
-          reusable: false,
-          reuseExisting: false,
-        },
-        () => `ev${Math.random().toString(36).slice(2, 9)}`,
-      );
-      assert.ok('created' in outcome);
-      linkId = outcome.created.id;
+      linkId = await createStoreLink(t.database, accountId, 'events');
     });
     after(async () => {
       await t.cleanup();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { rollUpEvents } from '../../src/storage/rollups.js';
 import type { ClickCountQuery, ClickEvent } from '../../src/storage/stores.js';
-import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { createStoreLink, dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const QUARTER = 900_000;
 const DAY = 86_400_000;
@@ -50,26 +50,7 @@ for (const dialect of dialects) {
     before(async () => {
       t = await openTestDatabase(dialect);
       accountId = (await t.database.accounts.create(`rollups-${dialect}`))!.id;
-      for (const n of [1, 2]) {
-        const outcome = await t.database.links.create(
-          {
-            accountId,
-            domain: 'short.test',
-            slug: null,
-            url: `https://example.com/rollups/${n}`,
-            urlHash: Buffer.alloc(32, n),
-            title: null,
-            comment: null,
-            passwordHash: null,
-            expiresAt: null,
-            reusable: false,
-            reuseExisting: false,
-          },
-          () => `ru${n}${Math.random().toString(36).slice(2, 8)}`,
-        );
-        assert.ok('created' in outcome);
-        linkIds.push(outcome.created.id);
-      }
+      for (const n of [1, 2]) linkIds.push(await createStoreLink(t.database, accountId, `rollups/${n}`));
       // Five days of events at irregular times (every 37 minutes and a few seconds), two links, three countries, some bots.
       for (let time = BASE + 7_000, i = 0; time < BASE + 5 * DAY; time += 37 * 60_000 + 13_000, i++) {
         events.push(event(linkIds[i % 2]!, time, ['FR', 'DE', 'JP'][i % 3]!, i % 7 === 0 ? 'Googlebot' : null));

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Database, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import type { ClickEvent } from '../../src/storage/stores.js';
+import { createStoreLink } from '../support/database.js';
 
 const QUARTER = 900_000;
 const DAY = 86_400_000;
@@ -39,26 +40,7 @@ async function open(file: string): Promise<Database> {
 
 async function addLinks(database: Database, accountId: number, n: number): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const outcome = await database.links.create(
-      {
-        accountId,
-        domain: 'short.test',
-        slug: null,
-        url: `https://example.com/late/${i}`,
-        urlHash: Buffer.alloc(32, i + 1),
-        title: null,
-        comment: null,
-        passwordHash: null,
-        expiresAt: null,
-        reusable: false,
-        reuseExisting: false,
-      },
-      () => `late${i}${Math.random().toString(36).slice(2, 8)}`,
-    );
-    assert.ok('created' in outcome);
-    ids.push(outcome.created.id);
-  }
+  for (let i = 0; i < n; i++) ids.push(await createStoreLink(database, accountId, `late/${accountId}/${i}`));
   return ids;
 }
 

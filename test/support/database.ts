@@ -1,5 +1,6 @@
 // A fresh, migrated database for one test suite: SQLite always, PostgreSQL too when
 // TEST_DATABASE_URL points at a server (a throw-away database is created and dropped).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,4 +69,27 @@ export async function storedClicks(database: Database, code: string): Promise<nu
     .where('links.code', '=', code)
     .executeTakeFirstOrThrow();
   return Number(row.clicks ?? 0);
+}
+
+/** A plain link (no slug, password or expiry) made straight through the store, to `https://example.com/{name}`: its id. */
+export async function createStoreLink(database: Database, accountId: number, name: string): Promise<number> {
+  const url = `https://example.com/${name}`;
+  const outcome = await database.links.create(
+    {
+      accountId,
+      domain: 'short.test',
+      slug: null,
+      url,
+      urlHash: createHash('sha256').update(url).digest(),
+      title: null,
+      comment: null,
+      passwordHash: null,
+      expiresAt: null,
+      reusable: false,
+      reuseExisting: false,
+    },
+    () => `t${Math.random().toString(36).slice(2, 10)}`,
+  );
+  if (!('created' in outcome)) throw new Error(`the link to ${url} was not made`);
+  return outcome.created.id;
 }
