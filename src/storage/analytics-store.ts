@@ -43,11 +43,20 @@ export class SqlAnalyticsStore implements AnalyticsStore {
     return this.connection.dialect === 'sqlite';
   }
 
-  /** SQLite: counts the events the link_id rows lack yet, on the background thread when there is one. */
+  /**
+   * SQLite: counts the events the link_id rows lack yet, on the background thread when there is
+   * one, else (or should the thread fail) on the server's connection: the mark makes it the same.
+   */
   private async rollUpLinks(): Promise<void> {
     if (!this.linksLate) return;
     const { background } = this.connection;
-    if (background?.running) return background.rollUpLinks();
+    if (background?.running) {
+      try {
+        return await background.rollUpLinks();
+      } catch {
+        // The thread exited, or its catch-up failed: once more here.
+      }
+    }
     while (await this.connection.write((trx) => rollUpLinkEvents(trx, LINK_ROLLUP_EVENTS)));
   }
 
