@@ -155,7 +155,7 @@ export async function rollUpEvents(db: Kysely<any>, options: { from?: number; to
 
 /** The rollups' dimension that SQLite rolls up after the events are written (rollUpLinkEvents). */
 export const LATE_DIMENSION = 'link_id';
-/** Events rolled up per transaction (rollUpLinkEvents): the write lock is held for milliseconds. */
+/** Events rolled up per transaction (rollUpLinkEvents): it holds the write lock ~80 ms at 200,000 links (decision 0013). */
 export const LINK_ROLLUP_EVENTS = 8192;
 
 /**
