@@ -3,30 +3,15 @@
 // prepared statements and the records are made from the values inserted: they must equal
 // what is read back.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { CreateOutcome, LinkRecord, NewLink } from '../../src/storage/stores.js';
-import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { dialects, openTestDatabase, newLink as plainLink, type TestDatabase } from '../support/database.js';
 
 const DOMAIN = 'many.test';
 let counter = 0;
 
-function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
-  return {
-    accountId: 1,
-    domain: DOMAIN,
-    slug: null,
-    url,
-    urlHash: createHash('sha256').update(url).digest(),
-    title: null,
-    comment: null,
-    passwordHash: null,
-    expiresAt: null,
-    reusable: true,
-    reuseExisting: false,
-    ...extra,
-  };
-}
+/** A plain link of this suite's domain; made reusable (v2's dedupe) unless `extra` says otherwise. */
+const newLink = (url: string, extra: Partial<NewLink> = {}): NewLink => plainLink(url, { domain: DOMAIN, reusable: true, ...extra });
 
 const created = (outcome: CreateOutcome | undefined): LinkRecord => {
   assert.ok(outcome && 'created' in outcome, `created: ${JSON.stringify(outcome)}`);

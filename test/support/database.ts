@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import type { NewLink } from '../../src/storage/stores.js';
 import { createTestDatabase } from '../scale-support/test-services.js';
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
@@ -71,25 +72,28 @@ export async function storedClicks(database: Database, code: string): Promise<nu
   return Number(row.clicks ?? 0);
 }
 
-/** A plain link (no slug, password or expiry) made straight through the store, to `https://example.com/{name}`: its id. */
+/** What the store needs to make a plain link to `url` (no slug, password or expiry), with `extra` over it. */
+export function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
+  return {
+    accountId: 1,
+    domain: 'short.test',
+    slug: null,
+    url,
+    urlHash: createHash('sha256').update(url).digest(),
+    title: null,
+    comment: null,
+    passwordHash: null,
+    expiresAt: null,
+    reusable: false,
+    reuseExisting: false,
+    ...extra,
+  };
+}
+
+/** A plain link made straight through the store, to `https://example.com/{name}`: its id. */
 export async function createStoreLink(database: Database, accountId: number, name: string): Promise<number> {
   const url = `https://example.com/${name}`;
-  const outcome = await database.links.create(
-    {
-      accountId,
-      domain: 'short.test',
-      slug: null,
-      url,
-      urlHash: createHash('sha256').update(url).digest(),
-      title: null,
-      comment: null,
-      passwordHash: null,
-      expiresAt: null,
-      reusable: false,
-      reuseExisting: false,
-    },
-    () => `t${Math.random().toString(36).slice(2, 10)}`,
-  );
+  const outcome = await database.links.create(newLink(url, { accountId }), () => `t${Math.random().toString(36).slice(2, 10)}`);
   if (!('created' in outcome)) throw new Error(`the link to ${url} was not made`);
   return outcome.created.id;
 }
