@@ -27,6 +27,23 @@ describe('SQLite write turns', () => {
     server.leave();
   });
 
+  it('a server write waiting for the thread keeps the process alive (a timer while it waits)', async () => {
+    // A pending Atomics.waitAsync is no handle of the event loop: a process with nothing else to
+    // do (the admin CLI) would exit in the middle of its write (exit code 13, unsettled await).
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const turns = newWriteTurns();
+    const server = serverTurns(turns);
+    const before = timers();
+    Atomics.store(turns, THREAD, 1);
+    const entering = server.enter();
+    assert.equal(timers(), before + 1, 'a timer holds the event loop while the write waits');
+    Atomics.store(turns, THREAD, 0);
+    Atomics.notify(turns, THREAD);
+    await entering;
+    assert.equal(timers(), before, 'and is cleared once the write may go');
+    server.leave();
+  });
+
   it('a thread that died in a transaction does not hold the server’s writes', async () => {
     const turns = newWriteTurns();
     const server = serverTurns(turns);

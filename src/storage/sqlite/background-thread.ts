@@ -12,12 +12,24 @@ import { SqliteEventWrites } from './event-writes.js';
 import { withStatementCache } from './statement-cache.js';
 import { inThreadTurn } from './write-turns.js';
 
+interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
 export interface ThreadData {
   path: string;
   checkpointMs: number;
+  /** A WAL of this many frames is started over (see the checkpoint timer). */
+  walRestartFrames: number;
   /** Whose turn it is to write (write-turns.ts). */
   turns: Int32Array;
 }
+
+const BUSY_TIMEOUT_MS = 5000;
+/** How long a RESTART checkpoint waits for readers on an older snapshot before it gives up until the next tick. */
+const RESTART_BUSY_MS = 50;
 
 /** How often the link_id rows catch up with the events written meanwhile, when fewer than LINK_ROLLUP_EVENTS came. */
 const LINK_ROLLUP_MS = 1000;
@@ -36,23 +48,51 @@ export interface ThreadReply {
 
 const port = parentPort;
 if (port) {
-  const { path, checkpointMs, turns } = workerData as ThreadData;
+  const { path, checkpointMs, walRestartFrames, turns } = workerData as ThreadData;
   const sqlite = new SQLite(path);
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // A click count is not an acknowledged write: the next FULL commit of the server's own
   // connection makes it durable with the rest of the WAL.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -32768');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const events = new SqliteEventWrites(sqlite);
-  const checkpoint = (mode: 'PASSIVE' | 'TRUNCATE') => {
+  const checkpoint = (mode: 'PASSIVE' | 'RESTART' | 'TRUNCATE'): CheckpointResult | undefined => {
     try {
-      sqlite.pragma(`wal_checkpoint(${mode})`);
+      return (sqlite.pragma(`wal_checkpoint(${mode})`) as CheckpointResult[])[0];
     } catch {
       // Busy: the next tick tries again.
+      return undefined;
     }
   };
-  const timer = setInterval(() => checkpoint('PASSIVE'), checkpointMs);
+  // A passive checkpoint never waits, so under a steady stream of commits it never catches up with
+  // the last one, and SQLite only starts the WAL over when a checkpoint has: the file grew by ~80 MB
+  // a second under bulk creates (docs/benchmarks.md). Past walRestartFrames, one RESTART checkpoint
+  // in the thread's write turn (the server's writes wait for it with the event loop free) finishes
+  // the copy, and the next commit writes the WAL from its start again.
+  let restartQueued = false;
+  const restartWal = async () => {
+    try {
+      await inThreadTurn(turns, () => withBusyTimeout(RESTART_BUSY_MS, () => checkpoint('RESTART')));
+    } finally {
+      restartQueued = false;
+    }
+  };
+  const timer = setInterval(() => {
+    const copied = checkpoint('PASSIVE');
+    if (!copied || copied.log < walRestartFrames || restartQueued) return;
+    restartQueued = true;
+    enqueue(restartWal);
+  }, checkpointMs);
+  /** A reader still on an older snapshot makes RESTART wait: briefly, then the next tick tries again. */
+  const withBusyTimeout = <T>(ms: number, work: () => T): T => {
+    sqlite.pragma(`busy_timeout = ${ms}`);
+    try {
+      return work();
+    } finally {
+      sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  };
 
   /** One batch at a time: a Kysely transaction awaits between statements, and another must not begin inside it. */
   let queue = Promise.resolve();

@@ -3,6 +3,7 @@ import type SQLite from 'better-sqlite3';
 import type { ClickBatch, ClickEventBatch } from '../stores.js';
 import type { ThreadData, ThreadMessage, ThreadReply } from './background-thread.js';
 import { packEvents } from './event-packing.js';
+import { WAL_RESTART_FRAMES } from './wal-restart.js';
 import { newWriteTurns, serverTurns, type WritePriority } from './write-turns.js';
 
 // Work that must not run on the event loop, done by a thread with its own connection
@@ -45,11 +46,15 @@ export interface SqliteBackground {
 }
 
 /** Starts the background thread for a SQLite file and turns off auto-checkpoints on the server's connection. */
-export function startSqliteBackground(sqlite: SQLite.Database, path: string, checkpointMs = 250): SqliteBackground {
+export function startSqliteBackground(
+  sqlite: SQLite.Database,
+  path: string,
+  { checkpointMs = 250, walRestartFrames = WAL_RESTART_FRAMES }: { checkpointMs?: number; walRestartFrames?: number } = {},
+): SqliteBackground {
   sqlite.pragma('wal_autocheckpoint = 0');
   const turns = newWriteTurns();
   const priority = serverTurns(turns);
-  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs, turns } satisfies ThreadData });
+  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs, walRestartFrames, turns } satisfies ThreadData });
   const send = (message: ThreadMessage) => worker.postMessage(message);
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;

@@ -34,10 +34,18 @@ export function serverTurns(turns: Int32Array): WritePriority & { threadGone(): 
   return {
     async enter() {
       Atomics.add(turns, SERVER, 1);
+      if (Atomics.load(turns, THREAD) === 0) return;
       const until = Date.now() + MAX_SERVER_WAIT_MS;
-      while (Atomics.load(turns, THREAD) !== 0 && Date.now() < until) {
-        const wait = Atomics.waitAsync(turns, THREAD, 1, until - Date.now());
-        if (wait.async) await wait.value;
+      // A pending waitAsync is no handle of the event loop: without this timer, a process with
+      // nothing else to do (the admin CLI) would exit in the middle of its write.
+      const keepAlive = setTimeout(() => undefined, MAX_SERVER_WAIT_MS);
+      try {
+        while (Atomics.load(turns, THREAD) !== 0 && Date.now() < until) {
+          const wait = Atomics.waitAsync(turns, THREAD, 1, until - Date.now());
+          if (wait.async) await wait.value;
+        }
+      } finally {
+        clearTimeout(keepAlive);
       }
     },
     leave() {

@@ -1,0 +1,7 @@
+/**
+ * 16,384 frames of 4 KB pages: past a WAL of 64 MB the background thread starts it over
+ * (background-thread.ts), and the server's connection cuts the file back to this size
+ * (journal_size_limit) when it does.
+ */
+export const WAL_RESTART_FRAMES = 16_384;
+export const WAL_SIZE_LIMIT_BYTES = WAL_RESTART_FRAMES * 4096;
