@@ -8,7 +8,7 @@ import { type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';
 import { type BenchResults, printTable, type ScenarioResult, writeDocsTable } from './report.js';
 import { DOMAIN, SCENARIOS, type ServerName } from './scenarios.js';
-import { droppedVisits, pinSelf, type RunningServer, startBaseline, startBrief, startFastest } from './servers.js';
+import { droppedVisits, pinSelf, type RunningServer, settle, startBaseline, startBrief, startFastest } from './servers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -114,17 +114,20 @@ async function main(): Promise<void> {
   try {
     if (settings.warmup > 0) {
       for (const s of scenarioList) await load(s, settings.warmup);
+      for (const server of Object.values(servers)) await settle(server);
     }
     // Alternating rounds: every scenario once per round, so drifting noise hits all alike.
     for (let round = 1; round <= settings.rounds; round++) {
       for (const s of scenarioList) {
         const cpuBefore = servers[s.server].cpuSeconds();
         const result = await load(s, settings.seconds);
+        // The CPU counts the work the load left behind too (analytics writes), done before the next load begins.
+        const settled = await settle(servers[s.server]);
         const cpuSeconds = servers[s.server].cpuSeconds() - cpuBefore;
         runs.get(s.name)!.push({ ...result, cpuSeconds });
         const cpuPerRequest = microsPerRequest(cpuSeconds, result.requests).toFixed(1);
         log(
-          `round ${round} ${s.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}, server CPU ${cpuPerRequest} µs/request`,
+          `round ${round} ${s.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}, server CPU ${cpuPerRequest} µs/request (idle again after ${settled.toFixed(1)} s)`,
         );
       }
     }

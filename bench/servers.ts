@@ -21,6 +21,29 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Waits until the server is idle: work it deferred during a load (with analytics on, the background
+ * thread's event writes) would otherwise run during the next scenario's load, slowing whichever
+ * server that measures, and be missing from the CPU of the load that caused it. Idle: at most
+ * 20 ms of CPU in each of QUIET_WINDOWS windows of 250 ms (2 ticks of /proc's 10 ms), waiting at most
+ * MAX_SETTLE_MS.
+ * Returns the seconds it took.
+ */
+export async function settle(server: RunningServer): Promise<number> {
+  const started = Date.now();
+  let quiet = 0;
+  for (let cpu = server.cpuSeconds(); quiet < QUIET_WINDOWS && Date.now() - started < MAX_SETTLE_MS; ) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = server.cpuSeconds();
+    quiet = now - cpu <= 0.02 ? quiet + 1 : 0;
+    cpu = now;
+  }
+  return (Date.now() - started) / 1000;
+}
+const MAX_SETTLE_MS = 120_000;
+/** Quiet windows in a row: 1.25 s, longer than the background thread's 1 s timer (the per-link catch-up). */
+const QUIET_WINDOWS = 5;
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
