@@ -65,6 +65,15 @@ if (port) {
       return undefined;
     }
   };
+  /** A reader still on an older snapshot makes RESTART wait: briefly, then the next tick tries again. */
+  const withBusyTimeout = <T>(ms: number, work: () => T): T => {
+    sqlite.pragma(`busy_timeout = ${ms}`);
+    try {
+      return work();
+    } finally {
+      sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  };
   // A passive checkpoint never waits, so under a steady stream of commits it never catches up with
   // the last one, and SQLite only starts the WAL over when a checkpoint has: the file grew by ~80 MB
   // a second under bulk creates (docs/benchmarks.md). Past walRestartFrames, one RESTART checkpoint
@@ -84,15 +93,6 @@ if (port) {
     restartQueued = true;
     enqueue(restartWal);
   }, checkpointMs);
-  /** A reader still on an older snapshot makes RESTART wait: briefly, then the next tick tries again. */
-  const withBusyTimeout = <T>(ms: number, work: () => T): T => {
-    sqlite.pragma(`busy_timeout = ${ms}`);
-    try {
-      return work();
-    } finally {
-      sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    }
-  };
 
   /** One batch at a time: a Kysely transaction awaits between statements, and another must not begin inside it. */
   let queue = Promise.resolve();
