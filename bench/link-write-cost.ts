@@ -2,13 +2,13 @@
 // store's bulk insert alone (no HTTP), on a SQLite file preloaded like the benchmark's, in
 // requests of 200 links each written and committed one after another. Steadier than a load
 // run on a shared machine; see docs/benchmarks.md.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateCode } from '../src/links/codes.js';
 import { openDatabase } from '../src/storage/database.js';
 import type { NewLink } from '../src/storage/stores.js';
+import { newLink } from '../test/support/database.js';
 import { preloadLinks } from './preload.js';
 import { BULK_ITEMS, DOMAIN } from './scenarios.js';
 
@@ -22,22 +22,7 @@ const database = openDatabase({ kind: 'sqlite', path: file });
 const run = Math.random().toString(36).slice(2, 8);
 let n = 0;
 const batch = (): NewLink[] =>
-  Array.from({ length: BULK_ITEMS }, () => {
-    const url = `https://bulk.example.org/p/${run}/${n++}`;
-    return {
-      accountId: 1,
-      domain: DOMAIN,
-      slug: null,
-      url,
-      urlHash: createHash('sha256').update(url).digest(),
-      title: null,
-      comment: null,
-      passwordHash: null,
-      expiresAt: null,
-      reusable: true,
-      reuseExisting: false,
-    };
-  });
+  Array.from({ length: BULK_ITEMS }, () => newLink(`https://bulk.example.org/p/${run}/${n++}`, { domain: DOMAIN, reusable: true }));
 const write = () => database.links.createMany(batch(), () => generateCode(7));
 for (let i = 0; i < 10; i++) await write(); // warm-up: JIT, page cache
 const before = process.cpuUsage();
