@@ -10,6 +10,7 @@ import type { Tables } from '../tables.js';
 import { type PackedEvents, unpackEvents } from './event-packing.js';
 import { SqliteEventWrites } from './event-writes.js';
 import { withStatementCache } from './statement-cache.js';
+import { WAL_SIZE_LIMIT_BYTES } from './wal-restart.js';
 import { inThreadTurn } from './write-turns.js';
 
 interface CheckpointResult {
@@ -59,6 +60,8 @@ if (port) {
   // pages) copied and fsynced the same pages again and again: 8.5% of the server's core in a cold
   // redirect load with analytics on.
   sqlite.pragma('wal_autocheckpoint = 0');
+  // Whichever connection writes first after the WAL starts over cuts the file back: this one too.
+  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const events = new SqliteEventWrites(sqlite);
   const checkpoint = (mode: 'PASSIVE' | 'RESTART' | 'TRUNCATE'): CheckpointResult | undefined => {
