@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import { WRITER_RETENTION_MS } from '../click-writes.js';
 import { rollupRows } from '../rollups.js';
 import type { ClickEvent, ClickEventBatch } from '../stores.js';
+import { LinkOwners } from './link-owners.js';
 
 // A batch of click events on SQLite's background thread (background-thread.ts): the same rows as
 // applyEventBatch (click-writes.ts) writes through Kysely, as statements prepared once and run
@@ -13,7 +14,6 @@ const CLAIM =
   'insert into click_writers (writer, seq, updated_at) values (?, ?, ?) ' +
   'on conflict (writer) do update set seq = excluded.seq, updated_at = excluded.updated_at where click_writers.seq < excluded.seq';
 const FORGET_WRITERS = 'delete from click_writers where updated_at < ?';
-const OWNER = 'select account_id from links where id = ?';
 const EVENT =
   'insert into click_events (time, link_id, account_id, bot, browser, browser_version, os, device_type, device_vendor, language, referrer_host, country, city, clicks) ' +
   'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
@@ -24,7 +24,7 @@ const ROLLUP =
 export class SqliteEventWrites {
   private readonly claim: Statement;
   private readonly forgetWriters: Statement;
-  private readonly owner: Statement<[number], { account_id: number }>;
+  private readonly owners: LinkOwners;
   private readonly event: Statement;
   private readonly rollup: Statement;
   private readonly write: (batch: ClickEventBatch) => void;
@@ -32,7 +32,7 @@ export class SqliteEventWrites {
   constructor(sqlite: SQLite.Database) {
     this.claim = sqlite.prepare(CLAIM);
     this.forgetWriters = sqlite.prepare(FORGET_WRITERS);
-    this.owner = sqlite.prepare(OWNER);
+    this.owners = new LinkOwners(sqlite);
     this.event = sqlite.prepare(EVENT);
     this.rollup = sqlite.prepare(ROLLUP);
     this.write = sqlite.transaction((batch: ClickEventBatch) => this.apply(batch));
@@ -47,14 +47,9 @@ export class SqliteEventWrites {
     const now = Date.now();
     if (this.claim.run(writer, seq, now).changes === 0) return; // applied before
     if (seq === 1) this.forgetWriters.run(now - WRITER_RETENTION_MS);
-    const owners = new Map<number, number | undefined>();
     const owned: Array<{ event: ClickEvent; accountId: number }> = [];
     for (const event of events) {
-      let accountId = owners.get(event.linkId);
-      if (!owners.has(event.linkId)) {
-        accountId = this.owner.get(event.linkId)?.account_id;
-        owners.set(event.linkId, accountId);
-      }
+      const accountId = this.owners.of(event.linkId);
       // Links are never removed (a delete marks them), so every visited link has its row.
       if (accountId === undefined) continue;
       owned.push({ event, accountId });
