@@ -35,12 +35,13 @@ export class LinkOwners {
     if (held) return held;
     const block = Math.floor(linkId / OWNER_BLOCK);
     if (!this.read[block]) {
+      // A lookup of the one link right after would see what the block read saw.
       this.readBlock(block);
-      const found = this.accounts[linkId];
-      if (found) return found;
+      return this.accounts[linkId] || undefined;
     }
+    // Made after its block was read (the block's read grew the array to hold it).
     const accountId = this.one.get(linkId)?.account_id;
-    if (accountId !== undefined) this.hold(linkId, accountId);
+    if (accountId !== undefined) this.accounts[linkId] = accountId;
     return accountId;
   }
 
@@ -49,11 +50,6 @@ export class LinkOwners {
     this.grow(start + OWNER_BLOCK);
     for (const row of this.block.iterate(start, start + OWNER_BLOCK)) this.accounts[row.id] = row.account_id;
     this.read[block] = 1;
-  }
-
-  private hold(linkId: number, accountId: number): void {
-    this.grow(linkId + 1);
-    this.accounts[linkId] = accountId;
   }
 
   /** Room for ids below `size`, in whole blocks, growing by half at least so that growth is rare. */
