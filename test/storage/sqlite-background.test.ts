@@ -73,11 +73,16 @@ describe('SQLite background thread', () => {
   it('starts the WAL over under a steady stream of commits, so the file stays bounded', async () => {
     // A passive checkpoint never catches up with commits that keep coming, and SQLite only writes
     // the WAL from its start again once one has: without the thread's RESTART the file grows with
-    // everything written (~80 MB a second under bulk creates in the benchmark).
-    const walSize = async (walRestartFrames: number) => {
+    // everything written (~80 MB a second under bulk creates in the benchmark; ~65 MB here).
+    // The writer cuts the file back when it starts the WAL over (journal_size_limit, as the server's
+    // connection does), so each restart shows as the file getting smaller. How many commits pass
+    // before the thread gets its turn depends on the machine's load (up to its MAX_THREAD_WAIT_MS),
+    // so the test looks at the typical size late in the run (a median), not at the largest.
+    const walSizes = async (walRestartFrames: number) => {
       const own = await openTestDatabase('sqlite');
       const file = own.url.slice('sqlite:'.length);
       const sqlite = new SQLite(file);
+      sqlite.pragma('journal_size_limit = 0');
       const background = startSqliteBackground(sqlite, file, { checkpointMs: 5, walRestartFrames });
       await background.addClicks({ writer: 'wal', seq: 1, clicks: [[1, 1]] }); // the thread is up
       sqlite.exec('create table t (k blob primary key, v blob)');
@@ -85,22 +90,27 @@ describe('SQLite background thread', () => {
       const commit = sqlite.transaction(() => {
         for (let i = 0; i < 400; i++) insert.run(randomBytes(16), randomBytes(100));
       });
-      let largest = 0;
+      const sizes: number[] = [];
       for (let i = 0; i < 300; i++) {
         // As the group commit does: in the server's turn, then a turn of the event loop.
         await background.priority.enter();
         commit();
         background.priority.leave();
-        largest = Math.max(largest, fs.statSync(`${file}-wal`).size);
+        sizes.push(fs.statSync(`${file}-wal`).size);
         await new Promise((resolve) => setImmediate(resolve));
       }
       await background.stop();
       sqlite.close();
       await own.cleanup();
-      return largest;
+      return sizes;
     };
-    const restarted = await walSize(256);
-    assert.ok(restarted < 16 * 1024 * 1024, `the WAL grew to ${(restarted / 1e6).toFixed(1)} MB (without the RESTART: ~65 MB)`);
+    const sizes = await walSizes(256);
+    // Without the RESTART: ~35 MB over the last 100 commits (a passive checkpoint catches up a few
+    // times early on, while the commits are small); with it, ~1.5 MB on a quiet machine.
+    const late = sizes.slice(-100).sort((a, b) => a - b)[50];
+    const restarts = sizes.filter((size, i) => i > 0 && size < sizes[i - 1]).length;
+    const seen = `${(late / 1e6).toFixed(1)} MB over the last 100 commits, ${(Math.max(...sizes) / 1e6).toFixed(1)} MB at most, ${restarts} restarts`;
+    assert.ok(late < 16 * 1024 * 1024, `the WAL grew with what was written: ${seen}`);
   });
 
   it('has none for an in-memory database', async () => {
