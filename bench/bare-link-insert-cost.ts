@@ -8,11 +8,12 @@
 //   dedupe      links_code and links_domain_key dropped: what codes derived from the row id would leave
 //   none        links_dedupe dropped too: no index keyed by a random value, only links_account's append
 // The floor under docs/benchmarks.md's "Why bulk create at 0.5 of the baseline cannot be met here".
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { generateCode } from '../src/links/codes.js';
 import { WAL_RESTART_FRAMES, WAL_SIZE_LIMIT_BYTES } from '../src/storage/sqlite/wal-restart.js';
 import { preloadLinks } from './preload.js';
 
@@ -53,11 +54,9 @@ const insert = sqlite.prepare(
   'insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at, reusable) ' +
     "values (?, 'brief.bench', ?, null, ?, ?, null, ?, 'public', ?, 1)",
 );
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 // Every row's values are made before the clock starts: what is measured is SQLite's work alone.
 const rows = Array.from({ length: (commits + 10) * PER }, (_, n) => {
-  let code = '';
-  for (const byte of randomBytes(7)) code += ALPHABET[byte % 62];
+  const code = generateCode(7);
   const url = `https://bulk.example.org/p/${n}`;
   return { code, url, hash: createHash('sha256').update(url).digest() };
 });
