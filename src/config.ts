@@ -70,6 +70,10 @@ export interface Config {
   readonly corsOrigins: '*' | readonly string[];
   /** BLOCKLIST_FILE: destination hosts to refuse, one a line, read at start and on SIGHUP. */
   readonly blocklistFile: string | undefined;
+  /** Private domains an account may claim through the API (`PUT /v3/shorten/domains`); 0: none. */
+  readonly domainsPerAccount: number;
+  /** DNS_SERVERS: the servers (`ip`, `ip:port`, `[ipv6]:port`) domain verification asks; undefined: the system's. */
+  readonly dnsServers: readonly string[] | undefined;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -135,6 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
     anonymousShorten: onOff('ANONYMOUS_SHORTEN', env.ANONYMOUS_SHORTEN?.trim() || 'on'),
     corsOrigins: corsOrigins(env.CORS_ORIGINS?.trim() || '*'),
     blocklistFile: existingFile('BLOCKLIST_FILE', env.BLOCKLIST_FILE?.trim()),
+    domainsPerAccount: integer(env, 'DOMAINS_PER_ACCOUNT', 10, 0, 100_000),
+    dnsServers: dnsServers(env.DNS_SERVERS?.trim() ?? ''),
   });
 }
 
@@ -269,6 +275,24 @@ function isAddressOrCidr(entry: string): boolean {
   if (slash === -1) return true;
   const prefix = entry.slice(slash + 1);
   return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** Comma-separated DNS servers as Node's resolver takes them: `1.2.3.4`, `1.2.3.4:5353`, `::1`, `[::1]:5353`. */
+function dnsServers(raw: string): readonly string[] | undefined {
+  if (raw === '') return undefined;
+  const servers = raw.split(',').map((entry) => entry.trim());
+  for (const server of servers) {
+    const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
+    const withPort = /^([^:]+):(\d{1,5})$/.exec(server);
+    const [address, port] = bracketed ? [bracketed[1]!, bracketed[2]] : withPort ? [withPort[1]!, withPort[2]] : [server, undefined];
+    const family = isIP(address);
+    if (family === 0 || (bracketed && family !== 6) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+      throw new ConfigError(
+        `DNS_SERVERS must be IP addresses with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:5353), comma-separated, got "${server}"`,
+      );
+    }
+  }
+  return Object.freeze(servers);
 }
 
 function existingFile(name: string, raw: string | undefined): string | undefined {

@@ -10,6 +10,7 @@ import { bundledCountries, citiesIn } from './analytics/places.js';
 import { VisitRecorder } from './analytics/visit-recorder.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
+import { dnsTxtLookup } from './domains/domain-verification.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
 import { LinkService } from './links/link-service.js';
 import type { Log } from './log.js';
@@ -56,7 +57,7 @@ export interface Services {
 export function createServices(config: Config, database: Database, shared: Pick<SharedState, 'changes'>, log: Log): Services {
   const changes = new LinkChangeFeed(database.changes, log, shared.changes);
   const accounts = new AccountService(database.accounts);
-  const domains = new DomainService(config, database.domains, database.links);
+  const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);

@@ -1,18 +1,24 @@
 import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
-import type { DomainRecord, DomainSettings, DomainStore, LinkStore, StoredDomain } from '../storage/stores.js';
+import type { DomainSettings, DomainStore, LinkStore, StoredDomain } from '../storage/stores.js';
+import { claimLimit, refuseConfiguredClaim, takenClaim } from './domain-claims.js';
+import {
+  configuredEntry,
+  type DomainEntry,
+  type DomainPage,
+  inListOrder,
+  pageOf,
+  type ShortenDomain,
+  storedEntry,
+  toShortDomain,
+  type Visibility,
+} from './domain-entries.js';
 import { checkCodeLength, domainInPath, HOSTNAME, parseRedirectUrl, parseShortDomain } from './domain-fields.js';
+import { newVerificationToken, servesRedirects, type TxtLookup, verificationProblem, verificationRecord } from './domain-verification.js';
+import { StoredDomains } from './stored-domains.js';
 
-export type Visibility = 'public' | 'private';
-
-export interface DomainEntry extends ShortDomain {
-  readonly visibility: Visibility;
-  /** The default domain (BASE_URL's). */
-  readonly primary: boolean;
-  /** Length of the codes generated on it: its own setting, else CODE_LENGTH. */
-  readonly codeLength: number;
-}
+export type { DomainEntry, DomainPage, ShortenDomain, Visibility } from './domain-entries.js';
 
 /** An edit of a private domain's settings (the v3 names): absent fields stay, null restores the default. */
 export interface DomainSettingsEdit {
@@ -23,71 +29,47 @@ export interface DomainSettingsEdit {
   notFoundPageRedirectUrl?: string | null;
 }
 
-/** Told after this instance changed a stored domain (added, removed, or its settings). */
+/** Told after this instance changed a stored domain (added, removed, verified, or its settings). */
 export type DomainChangeListener = () => void | Promise<void>;
-
-/** A domain a link is being made on, with the length of the codes generated there. */
-export interface ShortenDomain extends ShortDomain {
-  readonly codeLength: number;
-}
-
-export interface DomainPage {
-  meta: { total: number; perPage: number; currentPage: number; lastPage: number; firstPage: number };
-  data: Array<{ domainName: string; visibility: Visibility }>;
-}
-
-const toShortDomain = (domain: DomainRecord): ShortDomain => ({ hostname: domain.hostname, urlPrefix: domain.urlPrefix });
 
 /**
  * Short domains: the public ones from configuration, plus public and private ones
- * added with `brief domain add`. Configuration domains are not stored, so changing
- * BASE_URL or PUBLIC_DOMAINS needs no migration.
+ * added with `brief domain add` and private ones claimed through the API (decision 0019).
+ * Configuration domains are not stored, so changing BASE_URL or PUBLIC_DOMAINS needs no migration.
  */
 export class DomainService {
   private readonly configured: Map<string, ShortDomain>;
-  /** The domains table, read at most every CHANGE_POLL_MS for the checks every shorten makes. */
-  private stored: { readonly at: number; readonly byHost: Map<string, StoredDomain> } | undefined;
-  private loading: Promise<Map<string, StoredDomain>> | undefined;
-  /** Bumped by every change made here, so a read of the table begun before it is not kept. */
-  private version = 0;
+  private readonly stored: StoredDomains;
   private readonly listeners: DomainChangeListener[] = [];
 
   constructor(
     private readonly config: Config,
     private readonly store: DomainStore,
     private readonly links: LinkStore,
+    /** Reads `_brief-verify` TXT records (domain-verification.ts). */
+    private readonly lookupTxt: TxtLookup,
+    /** Told of every link a removal with its links deletes, so caches everywhere drop it (the link change feed). */
+    private readonly linkChanges: { announce(domain: string, key: string): void },
   ) {
     this.configured = new Map(config.publicDomains.map((d) => [d.hostname, d]));
+    this.stored = new StoredDomains(store, config.changePollMs);
   }
 
   /** Every domain the caller may shorten on: public ones first, then the caller's own, each by name. */
   async usableBy(caller: Caller): Promise<DomainEntry[]> {
     const stored = await this.store.usableBy(caller.anonymous ? undefined : caller.accountId);
-    const entries: DomainEntry[] = [...this.configured.values()].map((d) => this.configuredEntry(d));
+    const entries = [...this.configured.values()].map((d) => configuredEntry(this.config, d));
     for (const domain of stored) {
-      if (this.configured.has(domain.hostname)) continue;
-      entries.push(this.storedEntry(domain));
+      if (!this.configured.has(domain.hostname)) entries.push(storedEntry(this.config, domain));
     }
-    return entries.sort((a, b) => (a.visibility === b.visibility ? (a.hostname < b.hostname ? -1 : 1) : a.visibility === 'public' ? -1 : 1));
+    return inListOrder(entries);
   }
 
   async list(caller: Caller, query: { visibility: 'all' | Visibility; page: number; perPage: number }): Promise<DomainPage> {
-    const all = await this.usableBy(caller);
-    const matching = query.visibility === 'all' ? all : all.filter((d) => d.visibility === query.visibility);
-    const start = (query.page - 1) * query.perPage;
-    return {
-      meta: {
-        total: matching.length,
-        perPage: query.perPage,
-        currentPage: query.page,
-        lastPage: Math.max(1, Math.ceil(matching.length / query.perPage)),
-        firstPage: 1,
-      },
-      data: matching.slice(start, start + query.perPage).map((d) => ({ domainName: d.hostname, visibility: d.visibility })),
-    };
+    return pageOf(await this.usableBy(caller), query);
   }
 
-  /** The domain a new link goes on: the requested one if the caller may use it, else the default. */
+  /** The domain a new link goes on: the requested one if the caller may use it (a claim before its verification too), else the default. */
   async forShorten(caller: Caller, requested: string | undefined): Promise<ShortenDomain> {
     const { codeLength } = this.config;
     if (requested === undefined) return { ...this.config.defaultDomain, codeLength };
@@ -96,7 +78,7 @@ export class DomainService {
     if (configured) return { ...configured, codeLength };
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 422).
     if (!HOSTNAME.test(hostname)) throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
-    const domain = await this.storedDomain(hostname);
+    const domain = await this.stored.one(hostname);
     if (!domain || (domain.accountId !== null && domain.accountId !== caller.accountId)) {
       throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
     }
@@ -107,42 +89,22 @@ export class DomainService {
   async find(hostname: string): Promise<ShortDomain | undefined> {
     const configured = this.configured.get(hostname);
     if (configured) return configured;
-    const stored = await this.storedDomain(hostname);
+    const stored = await this.stored.one(hostname);
     return stored && toShortDomain(stored);
   }
 
   /**
    * True when a URL with this host (host[:port]) or hostname would point back at one of our
-   * short domains. From the periodically read table: a domain added elsewhere counts
-   * within CHANGE_POLL_MS.
+   * short domains, as the caller sees them: the public ones, the caller's own, and other
+   * accounts' verified ones — never another account's unverified claim, which must not stop
+   * anyone from linking to that host. A domain added or verified elsewhere counts within CHANGE_POLL_MS.
    */
-  async isShortHost(host: string, hostname: string): Promise<boolean> {
+  async isShortHost(caller: Caller, host: string, hostname: string): Promise<boolean> {
     if (this.configured.has(host) || this.configured.has(hostname)) return true;
-    const stored = await this.storedDomains();
-    return stored.has(host) || stored.has(hostname);
-  }
-
-  /** A stored domain by name: from the periodic read, else (added since) from the table. */
-  private async storedDomain(hostname: string): Promise<StoredDomain | undefined> {
-    return (await this.storedDomains()).get(hostname) ?? (await this.store.byHostname(hostname));
-  }
-
-  private storedDomains(): Promise<Map<string, StoredDomain>> | Map<string, StoredDomain> {
-    if (this.stored && Date.now() - this.stored.at < this.config.changePollMs) return this.stored.byHost;
-    if (this.loading) return this.loading;
-    const loading = this.loadStored().finally(() => {
-      if (this.loading === loading) this.loading = undefined;
-    });
-    this.loading = loading;
-    return loading;
-  }
-
-  private async loadStored(): Promise<Map<string, StoredDomain>> {
-    const at = Date.now();
-    const version = this.version;
-    const byHost = new Map((await this.store.all()).map((domain) => [domain.hostname, domain]));
-    if (version === this.version) this.stored = { at, byHost };
-    return byHost;
+    const stored = await this.stored.byHost();
+    const counts = (domain: StoredDomain | undefined) =>
+      domain !== undefined && (servesRedirects(domain) || domain.accountId === null || domain.accountId === caller.accountId);
+    return counts(stored.get(host)) || counts(stored.get(hostname));
   }
 
   /** Tells `listener` after every change this instance makes to the stored domains (the redirect side's settings). */
@@ -150,36 +112,76 @@ export class DomainService {
     this.listeners.push(listener);
   }
 
-  /** `brief domain add`: a private domain of an account, or a public one when accountId is null. */
+  /** `brief domain add`: a private domain of an account, or a public one when accountId is null; verified, an administrator added it. */
   async add(rawHostname: string, accountId: number | null): Promise<ShortDomain> {
     const domain = parseShortDomain(rawHostname);
     if (!domain) throw BriefError.invalid('hostname', 'hostname', `"${rawHostname}" is not a valid host name`);
     if (this.configured.has(domain.hostname)) {
       throw BriefError.invalid('hostname', 'unique', `${domain.hostname} is already a public domain from the configuration`);
     }
-    const added = await this.store.add({ ...domain, accountId });
-    if (!added) throw BriefError.invalid('hostname', 'unique', `Domain ${domain.hostname} already exists`);
+    const added = await this.store.add({ ...domain, accountId, verifiedAt: Date.now(), verificationToken: null });
+    if (added !== 'added') throw BriefError.invalid('hostname', 'unique', `Domain ${domain.hostname} already exists`);
     await this.changed();
     return domain;
   }
 
-  /** PUT /v3/shorten/domains: a private domain of the caller; any name that exists, anyone's, is taken. */
+  /**
+   * PUT /v3/shorten/domains: a claim of a private domain by the caller, unverified until its TXT
+   * record is found (verifyOwn) or an administrator verifies it. Usable by its owner at once; it
+   * serves nothing and binds nobody else until then. At most DOMAINS_PER_ACCOUNT per account.
+   */
   async addOwn(caller: Caller, rawDomain: string, codeLength: number | undefined): Promise<DomainEntry> {
     const domain = parseShortDomain(rawDomain.trim());
     if (!domain) throw BriefError.invalid('domain', 'hostname', 'The domain field must be a host name, such as go.example.com');
     if (codeLength !== undefined) checkCodeLength('shortCodeLength', codeLength);
-    const taken = () => BriefError.invalid('domain', 'unique', 'The domain has already been taken');
-    if (this.configured.has(domain.hostname)) throw taken();
+    refuseConfiguredClaim(this.config, domain.hostname);
+    const existing = await this.store.byHostname(domain.hostname);
+    if (existing) throw takenClaim(caller, existing);
     const stored: StoredDomain = {
       ...domain,
       accountId: caller.accountId,
       codeLength: codeLength ?? null,
       homeRedirectUrl: null,
       notFoundRedirectUrl: null,
+      verifiedAt: null,
+      verificationToken: newVerificationToken(),
     };
-    if (!(await this.store.add(stored))) throw taken();
+    const outcome = await this.store.add(stored, this.config.domainsPerAccount);
+    if (outcome === 'limit') throw claimLimit(this.config.domainsPerAccount);
+    // Claimed by someone else since the read above.
+    if (outcome === 'taken') throw takenClaim(caller, await this.store.byHostname(domain.hostname));
     await this.changed();
-    return this.storedEntry(stored);
+    return storedEntry(this.config, stored);
+  }
+
+  /**
+   * POST /v3/shorten/domains/{domain}/verify: looks for the claim's TXT record now and marks the
+   * domain verified when it holds the claim's value; a domain verified already stays so.
+   */
+  async verifyOwn(caller: Caller, rawDomain: string): Promise<DomainEntry> {
+    const domain = await this.ownDomain(caller, rawDomain);
+    if (servesRedirects(domain)) return storedEntry(this.config, domain);
+    const record = verificationRecord(domain.hostname);
+    // Every claim gets a value (addOwn); a row without one can only be verified by an administrator.
+    const token = domain.verificationToken;
+    const problem =
+      token === null ? 'The domain can only be verified by an administrator' : verificationProblem(record, token, await this.lookupTxt(record));
+    if (problem !== undefined) throw BriefError.invalid('domain', 'verification', problem);
+    if (!(await this.store.markVerified(domain.hostname))) throw domainNotFound();
+    await this.changed();
+    return storedEntry(this.config, { ...domain, verifiedAt: Date.now() });
+  }
+
+  /** `brief domain verify`: an administrator vouches for a domain; false when it was verified already. */
+  async verify(rawHostname: string): Promise<boolean> {
+    const hostname = adminHostname(rawHostname);
+    this.refuseConfigured(hostname);
+    const domain = await this.store.byHostname(hostname);
+    if (!domain) throw BriefError.notFound(`No domain ${hostname}`);
+    if (servesRedirects(domain)) return false;
+    if (!(await this.store.markVerified(hostname))) throw BriefError.notFound(`No domain ${hostname}`);
+    await this.changed();
+    return true;
   }
 
   /** DELETE /v3/shorten/domains/{domain}: one of the caller's private domains, refused while live links use it. */
@@ -205,9 +207,10 @@ export class DomainService {
     if (edit.randomCodeLength !== undefined) {
       settings.codeLength = edit.randomCodeLength === null ? null : checkCodeLength('randomCodeLength', edit.randomCodeLength);
     }
-    if (edit.homePageRedirectUrl !== undefined) settings.homeRedirectUrl = await this.redirectUrl('homePageRedirectUrl', edit.homePageRedirectUrl);
+    if (edit.homePageRedirectUrl !== undefined)
+      settings.homeRedirectUrl = await this.redirectUrl(caller, 'homePageRedirectUrl', edit.homePageRedirectUrl);
     if (edit.notFoundPageRedirectUrl !== undefined) {
-      settings.notFoundRedirectUrl = await this.redirectUrl('notFoundPageRedirectUrl', edit.notFoundPageRedirectUrl);
+      settings.notFoundRedirectUrl = await this.redirectUrl(caller, 'notFoundPageRedirectUrl', edit.notFoundPageRedirectUrl);
     }
     const updated = await this.store.updateSettings(domain.hostname, settings);
     await this.changed();
@@ -225,37 +228,51 @@ export class DomainService {
   }
 
   /** A redirect destination of a domain: an absolute http(s) URL that is not on a short domain (no loops); empty is none. */
-  private async redirectUrl(field: string, value: string | null): Promise<string | null> {
+  private async redirectUrl(caller: Caller, field: string, value: string | null): Promise<string | null> {
     if (value === null || value.trim() === '') return null;
     const url = parseRedirectUrl(field, value);
-    if (await this.isShortHost(url.host, url.hostname)) {
+    if (await this.isShortHost(caller, url.host, url.hostname)) {
       throw BriefError.invalid(field, 'notShortLink', `The ${field} field must not point to a short link domain`);
     }
     return url.href;
   }
 
-  /** After a change made here: the snapshot is dropped (a read begun before is not kept) and the listeners told. */
+  /** After a change made here: the copy of the table is dropped (a read begun before is not kept) and the listeners told. */
   private async changed(): Promise<void> {
-    this.version++;
-    this.stored = undefined;
-    this.loading = undefined;
+    this.stored.forget();
     await Promise.all(this.listeners.map((listener) => listener()));
   }
 
-  private configuredEntry(domain: ShortDomain): DomainEntry {
-    return { ...domain, visibility: 'public', primary: domain.hostname === this.config.defaultDomain.hostname, codeLength: this.config.codeLength };
+  /**
+   * `brief domain remove`: refused while live links use the domain, so no short URL silently
+   * dies, unless `withLinks`: then its live links are deleted with it. How many were.
+   */
+  async remove(rawHostname: string, withLinks = false): Promise<number> {
+    const hostname = adminHostname(rawHostname);
+    this.refuseConfigured(hostname);
+    if (withLinks) {
+      const keys = await this.store.removeWithLinks(hostname);
+      if (keys === undefined) throw BriefError.notFound(`No domain ${hostname}`);
+      for (const key of keys) this.linkChanges.announce(hostname, key);
+      await this.changed();
+      return keys.length;
+    }
+    const live = await this.links.countLive(hostname);
+    if (live > 0) {
+      throw BriefError.invalid(
+        'hostname',
+        'in_use',
+        `Domain ${hostname} still has ${live} live link(s); delete them first, or remove it with --with-links`,
+      );
+    }
+    const removed = await this.store.remove(hostname);
+    await this.changed();
+    if (!removed) throw BriefError.notFound(`No domain ${hostname}`);
+    return 0;
   }
 
-  private storedEntry(domain: StoredDomain): DomainEntry {
-    return { ...toShortDomain(domain), visibility: visibilityOf(domain), primary: false, codeLength: domain.codeLength ?? this.config.codeLength };
-  }
-
-  /** `brief domain remove`: refused while live links use the domain, so no short URL silently dies. */
-  async remove(rawHostname: string): Promise<void> {
-    const hostname = rawHostname
-      .replace(/^https?:\/\//i, '')
-      .replace(/\/+$/, '')
-      .toLowerCase();
+  /** The CLI's domains are stored ones: a configured one is changed in the configuration. */
+  private refuseConfigured(hostname: string): void {
     if (this.configured.has(hostname)) {
       throw BriefError.invalid(
         'hostname',
@@ -263,22 +280,20 @@ export class DomainService {
         `${hostname} comes from the configuration (BASE_URL or PUBLIC_DOMAINS); change that instead`,
       );
     }
-    const live = await this.links.countLive(hostname);
-    if (live > 0) {
-      throw BriefError.invalid('hostname', 'in_use', `Domain ${hostname} still has ${live} live link(s); delete them first`);
-    }
-    const removed = await this.store.remove(hostname);
-    await this.changed();
-    if (!removed) throw BriefError.notFound(`No domain ${hostname}`);
   }
 
   /** `brief domain list`: every domain, with its owner and its redirect settings. */
   async all(): Promise<Array<DomainEntry & { owner: string | null; homeRedirectUrl: string | null; notFoundRedirectUrl: string | null }>> {
     const stored = await this.store.allWithOwners();
     return [
-      ...[...this.configured.values()].map((d) => ({ ...this.configuredEntry(d), owner: null, homeRedirectUrl: null, notFoundRedirectUrl: null })),
+      ...[...this.configured.values()].map((d) => ({
+        ...configuredEntry(this.config, d),
+        owner: null,
+        homeRedirectUrl: null,
+        notFoundRedirectUrl: null,
+      })),
       ...stored.map((d) => ({
-        ...this.storedEntry(d),
+        ...storedEntry(this.config, d),
         owner: d.owner,
         homeRedirectUrl: d.homeRedirectUrl,
         notFoundRedirectUrl: d.notFoundRedirectUrl,
@@ -287,6 +302,11 @@ export class DomainService {
   }
 }
 
-const visibilityOf = (domain: DomainRecord): Visibility => (domain.accountId === null ? 'public' : 'private');
+/** A domain as the CLI names it: any case, a scheme or a trailing slash tolerated. */
+const adminHostname = (raw: string): string =>
+  raw
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/+$/, '')
+    .toLowerCase();
 
 const domainNotFound = () => BriefError.notFound('Domain not found');

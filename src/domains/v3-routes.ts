@@ -27,10 +27,12 @@ const listSchema = {
 };
 
 const addSchema = {
-  summary: 'Add a private domain',
+  summary: 'Claim a private domain',
   description:
-    'A custom short domain of the caller, as `brief domain add --account` makes one. A name that exists already, ' +
-    "anyone's or a public one, is taken (422).",
+    'A custom short domain of the caller. It is unverified until its DNS TXT record (`verification` in the answer) is ' +
+    'checked (`POST /v3/shorten/domains/{domain}/verify`) or an administrator verifies it: the caller can make links on ' +
+    'it at once, but it serves nothing, and binds no other account, until then. A name that exists already, a public ' +
+    "domain or another host's port of one, or more than DOMAINS_PER_ACCOUNT domains of the account, is 422.",
   tags,
   security: REQUIRED_AUTH,
   querystring: DomainsQuery,
@@ -61,11 +63,26 @@ const settingsSchema = {
   response: { 200: DomainSuccess, ...errors, 404: domainNotFound, 422: errorResponse(422, { examples: 'domainSettingsValidation' }) },
 };
 
+const verifySchema = {
+  summary: 'Verify a private domain',
+  description:
+    "Looks up the domain's `_brief-verify` TXT record now (DNS only: nothing is fetched from the domain). When it holds " +
+    "the claim's `verification.value`, the domain is verified and serves its links from then on, on this instance at " +
+    'once and on the others within CHANGE_POLL_MS; otherwise 422 says what was found. A domain verified already answers 200.',
+  tags,
+  security: REQUIRED_AUTH,
+  params: DomainPath,
+  querystring: DomainsQuery,
+  response: { 200: V3Domain, ...errors, 404: domainNotFound, 422: errorResponse(422, { examples: 'verifyDomainValidation' }) },
+};
+
 const toV3Domain = (entry: DomainEntry) => ({
   domain: entry.hostname,
   randomCodeLength: entry.codeLength,
   isPrimary: entry.primary,
   isGlobal: entry.visibility === 'public',
+  verified: entry.verified,
+  ...(entry.verification && { verification: entry.verification }),
 });
 
 /** The v3 domain calls (../shared/spec/v3-interface.md, "Domains (v3)"), under /v3; all need a token. */
@@ -82,6 +99,11 @@ export function v3DomainRoutes(domains: DomainService, callerIn: WorkspaceCaller
     app.put('/shorten/domains', { ...options, schema: addSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       return toV3Domain(await domains.addOwn(caller, request.body.domain, request.body.shortCodeLength));
+    });
+
+    app.post('/shorten/domains/:domain/verify', { ...options, schema: verifySchema }, async (request) => {
+      const caller = await callerIn(request, request.query.workspaceId, 'account');
+      return toV3Domain(await domains.verifyOwn(caller, request.params.domain));
     });
 
     app.delete('/shorten/domains/:domain', { ...options, schema: removeSchema }, async (request) => {

@@ -17,6 +17,25 @@ export const V3Domain = Type.Object(
     randomCodeLength: Type.Integer({ description: "Length of the codes generated on it: the domain's own, else CODE_LENGTH." }),
     isPrimary: Type.Boolean({ description: 'The default domain (BASE_URL), where links go when no domain is named.' }),
     isGlobal: Type.Boolean({ description: 'A public domain, usable by everybody; false for the caller’s private ones.' }),
+    verified: Type.Boolean({
+      description:
+        "Brief's addition. Whether the domain serves its links and redirects: always for public domains; for a private one " +
+        'once its control is proven by its DNS TXT record (`POST /v3/shorten/domains/{domain}/verify`) or an administrator ' +
+        'verified it. Links can be made on an unverified domain by its owner; they answer 404 until it is verified.',
+    }),
+    verification: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Literal('TXT', { description: 'The DNS record type.' }),
+          record: Type.String({ description: 'The name to publish it at: `_brief-verify.` and the domain’s host (no port).' }),
+          value: Type.String({ description: 'The value the TXT record must hold; made for this claim.' }),
+        },
+        {
+          additionalProperties: false,
+          description: "Brief's addition, on an unverified private domain only: the DNS record that proves its owner controls it.",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -25,8 +44,16 @@ export const V3DomainList = Type.Array(V3Domain, {
   description: "The public domains, then the caller's private ones, each by name.",
   examples: [
     [
-      { domain: 'localhost:3000', randomCodeLength: 7, isPrimary: true, isGlobal: true },
-      { domain: 'go.example.com', randomCodeLength: 5, isPrimary: false, isGlobal: false },
+      { domain: 'localhost:3000', randomCodeLength: 7, isPrimary: true, isGlobal: true, verified: true },
+      { domain: 'go.example.com', randomCodeLength: 5, isPrimary: false, isGlobal: false, verified: true },
+      {
+        domain: 'links.example.org',
+        randomCodeLength: 7,
+        isPrimary: false,
+        isGlobal: false,
+        verified: false,
+        verification: { type: 'TXT', record: '_brief-verify.links.example.org', value: 'brief-verify=3q2-7wXkV0b9yUe1cZfN4aLh' },
+      },
     ],
   ],
 });

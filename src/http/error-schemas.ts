@@ -58,7 +58,16 @@ const EXAMPLES = {
     workspace: WORKSPACE_NOT_FOUND,
   },
   addDomainValidation: {
-    taken: { summary: 'The domain exists (anyone’s, or a public one)', value: field('domain', 'unique', 'The domain has already been taken') },
+    taken: { summary: 'The caller has the domain already', value: field('domain', 'unique', 'The domain has already been taken') },
+    claimed: {
+      summary: 'Another account claimed the domain',
+      value: field('domain', 'unique', "The domain has already been claimed by another account; if it is yours, ask this server's administrator"),
+    },
+    public: {
+      summary: 'A public domain, or a host of one',
+      value: field('domain', 'public', "The domain is this server's default domain (BASE_URL)"),
+    },
+    limit: { summary: 'DOMAINS_PER_ACCOUNT reached', value: field('domain', 'limit', 'An account may have at most 10 domains; remove one first') },
     hostname: {
       summary: 'Not a host name',
       value: field('domain', 'hostname', 'The domain field must be a host name, such as go.example.com'),
@@ -67,6 +76,32 @@ const EXAMPLES = {
     codeLength: {
       summary: 'A code length out of range',
       value: field('shortCodeLength', 'range', 'The shortCodeLength field must be between 4 and 32'),
+    },
+  },
+  verifyDomainValidation: {
+    missing: {
+      summary: 'No TXT record',
+      value: field(
+        'domain',
+        'verification',
+        'The domain is not verified: there is no TXT record at _brief-verify.go.example.com; add one holding "brief-verify=3q2-7wXkV0b9yUe1cZfN4aLh"',
+      ),
+    },
+    wrong: {
+      summary: 'A TXT record without the value',
+      value: field(
+        'domain',
+        'verification',
+        'The domain is not verified: the TXT record at _brief-verify.go.example.com does not hold "brief-verify=3q2-7wXkV0b9yUe1cZfN4aLh" (found 1 other value)',
+      ),
+    },
+    failed: {
+      summary: 'The DNS lookup failed',
+      value: field(
+        'domain',
+        'verification',
+        'The domain is not verified: the DNS lookup of _brief-verify.go.example.com failed (ETIMEOUT); try again later',
+      ),
     },
   },
   removeDomainValidation: {

@@ -137,7 +137,7 @@ export class LinkService {
     const password = input.password ? checkPassword(input.password) : null;
     const expiresAt = input.expiredAt ? parseExpiry(input.expiredAt) : null;
     const domain = await this.domains.forShorten(caller, input.domain || undefined);
-    if (await this.domains.isShortHost(url.host, url.hostname)) {
+    if (await this.domains.isShortHost(caller, url.host, url.hostname)) {
       throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
     }
     this.refuseBlocked(url);
@@ -219,7 +219,7 @@ export class LinkService {
     const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = {};
     if (edit.url !== undefined) {
       const url = normalizeUrl(edit.url);
-      if (await this.domains.isShortHost(url.host, url.hostname)) {
+      if (await this.domains.isShortHost(caller, url.host, url.hostname)) {
         throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
       }
       this.refuseBlocked(url);
@@ -246,6 +246,14 @@ export class LinkService {
     await this.store.setStatus(link, status, reason?.trim() || null);
     this.changes.announce(link.domain, link.key);
     return toLinkView({ ...link, status }, await this.domainOf(link));
+  }
+
+  /** `brief link delete`: an administrator deletes a live link, whoever owns it; its short URL answers 404 from then on. */
+  async remove(reference: string): Promise<LinkView> {
+    const link = await this.find(reference);
+    if (!link || !(await this.store.markDeleted(link))) throw BriefError.notFound(`No live link "${reference}"`);
+    this.changes.announce(link.domain, link.key);
+    return toLinkView(link, await this.domainOf(link));
   }
 
   /** `brief link show`: a live link by reference, whoever owns it, with its click count. */

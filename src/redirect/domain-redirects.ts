@@ -1,3 +1,4 @@
+import { servesRedirects } from '../domains/domain-verification.js';
 import type { Log } from '../log.js';
 import type { DomainStore, StoredDomain } from '../storage/stores.js';
 import { type RedirectAnswer, settingRedirect } from './redirect-answer.js';
@@ -18,6 +19,8 @@ export interface DomainRedirect {
  */
 export class DomainRedirects {
   private byHost = new Map<string, DomainRedirect>();
+  /** Stored domains that serve nothing yet: unverified claims (decision 0019). Usually none. */
+  private silent = new Set<string>();
   /** Reads begun so far; only the newest one's result is kept, so an older, slower read never undoes a newer one. */
   private reads = 0;
   private reading = 0;
@@ -33,13 +36,24 @@ export class DomainRedirects {
     return this.byHost.get(host);
   }
 
+  /**
+   * Whether a host (the Host header as sent) serves its links: false for an unverified claim,
+   * whose links answer as unknown ones. Asked of every redirect: free while there are no claims.
+   */
+  serves(host: string | undefined): boolean {
+    return this.silent.size === 0 || !this.silent.has((host ?? '').toLowerCase());
+  }
+
   /** Reads the table now; resolves once this read (or a newer one) is what get() answers from. */
   async refresh(): Promise<void> {
     const read = ++this.reads;
     this.reading++;
     try {
       const domains = await this.store.all();
-      if (read === this.reads) this.byHost = redirectsOf(domains);
+      if (read === this.reads) {
+        this.byHost = redirectsOf(domains);
+        this.silent = new Set(domains.filter((domain) => !servesRedirects(domain)).map((domain) => domain.hostname));
+      }
     } finally {
       this.reading--;
     }
@@ -63,7 +77,7 @@ export class DomainRedirects {
 function redirectsOf(domains: readonly StoredDomain[]): Map<string, DomainRedirect> {
   const byHost = new Map<string, DomainRedirect>();
   for (const domain of domains) {
-    if (domain.homeRedirectUrl === null && domain.notFoundRedirectUrl === null) continue;
+    if ((domain.homeRedirectUrl === null && domain.notFoundRedirectUrl === null) || !servesRedirects(domain)) continue;
     byHost.set(domain.hostname, {
       home: domain.homeRedirectUrl === null ? undefined : settingRedirect(domain.homeRedirectUrl),
       notFound: domain.notFoundRedirectUrl === null ? undefined : settingRedirect(domain.notFoundRedirectUrl),

@@ -29,8 +29,11 @@ export class RedirectPipeline {
     private readonly resolver: LinkResolver,
     private readonly answerFor: (target: LinkTarget | null) => RedirectAnswer,
     private readonly observers: readonly VisitObserver[],
-    /** The domains' home and not-found redirects, by lower-case host; asked only for `/` and unknown keys. */
-    private readonly domains: { get(host: string): DomainRedirect | undefined },
+    /**
+     * The domains' home and not-found redirects, by lower-case host (asked only for `/` and unknown
+     * keys), and whether a host serves its links at all (an unverified claim does not).
+     */
+    private readonly domains: { get(host: string): DomainRedirect | undefined; serves(host: string | undefined): boolean },
     /** Blocked destinations (abuse/blocked-hosts.ts): links to them answer as blocked links do. Asked only while not empty. */
     private readonly blockedHosts: { readonly size: number; coversUrl(url: string): boolean } = { size: 0, coversUrl: () => false },
   ) {}
@@ -51,7 +54,7 @@ export class RedirectPipeline {
     if (!LINK_KEY.test(key)) return url === '/' ? this.home(request) : undefined;
     const found = this.resolver.resolveNow(request.headers.host ?? '', key);
     if (found === ASK_DATABASE) return undefined;
-    return this.finish(request, key, found);
+    return this.finish(request, key, this.served(request, found));
   }
 
   /**
@@ -60,7 +63,7 @@ export class RedirectPipeline {
    */
   async answer(request: IncomingMessage, key: string): Promise<RedirectAnswer | undefined> {
     const found = LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null;
-    return this.finish(request, key, found);
+    return this.finish(request, key, this.served(request, found));
   }
 
   /**
@@ -77,12 +80,17 @@ export class RedirectPipeline {
    * password answers as to a HEAD: its redirect, its 404 or its 410, and no visit.
    */
   async unlock(request: IncomingMessage, key: string, password: string | undefined): Promise<RedirectAnswer | undefined> {
-    const target = LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null;
+    const target = this.served(request, LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null);
     const passwordHash = target?.guard?.passwordHash;
     if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, key, target);
     if (!password || !(await verifyPassword(password, passwordHash))) return WRONG_PASSWORD;
     this.visit(target, request);
     return unlocked(target.url);
+  }
+
+  /** A link on a domain that serves nothing yet (an unverified claim) is answered as an unknown one. */
+  private served(request: IncomingMessage, target: LinkTarget | null): LinkTarget | null {
+    return target !== null && !this.domains.serves(request.headers.host) ? null : target;
   }
 
   private finish(request: IncomingMessage, key: string, target: LinkTarget | null): RedirectAnswer | undefined {

@@ -1,8 +1,18 @@
+import { inPowersOfTwo } from './batch-shapes.js';
 import type { Connection } from './connection.js';
-import type { DomainRecord, DomainSettings, DomainStore, StoredDomain } from './stores.js';
+import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from './stores.js';
 import type { DomainRow } from './tables.js';
 
-const COLUMNS = ['hostname', 'url_prefix', 'account_id', 'code_length', 'home_redirect_url', 'not_found_redirect_url'] as const;
+const COLUMNS = [
+  'hostname',
+  'url_prefix',
+  'account_id',
+  'code_length',
+  'home_redirect_url',
+  'not_found_redirect_url',
+  'verified_at',
+  'verification_token',
+] as const;
 const toDomain = (row: Pick<DomainRow, (typeof COLUMNS)[number]>): StoredDomain => ({
   hostname: row.hostname,
   urlPrefix: row.url_prefix,
@@ -10,6 +20,9 @@ const toDomain = (row: Pick<DomainRow, (typeof COLUMNS)[number]>): StoredDomain 
   codeLength: row.code_length,
   homeRedirectUrl: row.home_redirect_url,
   notFoundRedirectUrl: row.not_found_redirect_url,
+  // bigint on PostgreSQL arrives as a string
+  verifiedAt: row.verified_at === null ? null : Number(row.verified_at),
+  verificationToken: row.verification_token,
 });
 
 /** Settings as columns; only the given ones. */
@@ -47,23 +60,31 @@ export class SqlDomainStore implements DomainStore {
     const rows = await this.connection.db
       .selectFrom('domains')
       .leftJoin('accounts', 'accounts.id', 'domains.account_id')
-      .select([
-        'domains.hostname',
-        'domains.url_prefix',
-        'domains.account_id',
-        'domains.code_length',
-        'domains.home_redirect_url',
-        'domains.not_found_redirect_url',
-        'accounts.name',
-      ])
+      .select([...COLUMNS.map((column) => `domains.${column}` as const), 'accounts.name'])
       .orderBy('domains.hostname')
       .execute();
     return rows.map((row) => ({ ...toDomain(row), owner: row.name }));
   }
 
-  async add(domain: DomainRecord & Partial<DomainSettings>): Promise<boolean> {
-    const row = await this.connection.write((db) =>
-      db
+  add(domain: NewDomain, maxOfAccount?: number): Promise<'added' | 'taken' | 'limit'> {
+    return this.connection.write(async (db) => {
+      if (maxOfAccount !== undefined && domain.accountId !== null) {
+        // PostgreSQL: the owner's row locked, so two claims of one account count one after the other
+        // (SQLite's writes already run one at a time).
+        await db
+          .selectFrom('accounts')
+          .select('id')
+          .where('id', '=', domain.accountId)
+          .$if(this.connection.dialect === 'postgres', (query) => query.forUpdate())
+          .execute();
+        const owned = await db
+          .selectFrom('domains')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('account_id', '=', domain.accountId)
+          .executeTakeFirstOrThrow();
+        if (Number(owned.count) >= maxOfAccount) return 'limit';
+      }
+      const row = await db
         .insertInto('domains')
         .values({
           hostname: domain.hostname,
@@ -74,12 +95,14 @@ export class SqlDomainStore implements DomainStore {
           home_redirect_url: null,
           not_found_redirect_url: null,
           ...settingColumns(domain),
+          verified_at: domain.verifiedAt,
+          verification_token: domain.verificationToken,
         })
         .onConflict((oc) => oc.column('hostname').doNothing())
         .returning('id')
-        .executeTakeFirst(),
-    );
-    return row !== undefined;
+        .executeTakeFirst();
+      return row === undefined ? 'taken' : 'added';
+    });
   }
 
   async updateSettings(hostname: string, settings: Partial<DomainSettings>): Promise<boolean> {
@@ -89,8 +112,43 @@ export class SqlDomainStore implements DomainStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async markVerified(hostname: string): Promise<boolean> {
+    const result = await this.connection.write((db) =>
+      db
+        .updateTable('domains')
+        .set((eb) => ({ verified_at: eb.fn.coalesce('verified_at', eb.val(Date.now())) }))
+        .where('hostname', '=', hostname)
+        .executeTakeFirst(),
+    );
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async remove(hostname: string): Promise<boolean> {
     const result = await this.connection.write((db) => db.deleteFrom('domains').where('hostname', '=', hostname).executeTakeFirst());
     return Number(result.numDeletedRows) > 0;
+  }
+
+  removeWithLinks(hostname: string): Promise<string[] | undefined> {
+    return this.connection.write(async (db) => {
+      const removed = await db.deleteFrom('domains').where('hostname', '=', hostname).executeTakeFirst();
+      if (Number(removed.numDeletedRows) === 0) return undefined;
+      const now = Date.now();
+      const deleted = await db
+        .updateTable('links')
+        .set({ deleted_at: now })
+        .where('domain', '=', hostname)
+        .where('deleted_at', 'is', null)
+        .returning('key')
+        .execute();
+      const keys = deleted.map((row) => row.key);
+      // Every instance drops the links from its caches as it does for a single delete.
+      for (const chunk of inPowersOfTwo(keys)) {
+        await db
+          .insertInto('link_changes')
+          .values(chunk.map((key) => ({ domain: hostname, key, created_at: now })))
+          .execute();
+      }
+      return keys;
+    });
   }
 }

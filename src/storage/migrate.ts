@@ -7,6 +7,7 @@ import { clickEvents } from './migrations/0004-click-events.js';
 import { clickRollups } from './migrations/0005-click-rollups.js';
 import { blocklist } from './migrations/0006-blocklist.js';
 import { linkRollupMark } from './migrations/0007-link-rollup-mark.js';
+import { domainVerification } from './migrations/0009-domain-verification.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -18,6 +19,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0005-click-rollups': clickRollups(database.dialect),
     '0006-blocklist': blocklist(database.dialect),
     '0007-link-rollup-mark': linkRollupMark(database.dialect),
+    '0009-domain-verification': domainVerification(database.dialect),
   };
 }
 
@@ -31,4 +33,11 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Brings the schema up to `name` and no further: the tests make a database of an older schema with it. */
+export async function migrateUpTo(database: Database, name: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(database) };
+  const { error } = await new Migrator({ db: database.db, provider }).migrateTo(name);
+  if (error) throw error;
 }

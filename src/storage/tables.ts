@@ -32,6 +32,10 @@ export interface DomainTable {
   home_redirect_url: string | null;
   /** Where unknown keys on the domain redirect instead of the 404 page; null: the page. */
   not_found_redirect_url: string | null;
+  /** When its control was proven (or an administrator added it); null: a claim that serves nothing yet. */
+  verified_at: number | null;
+  /** The value its `_brief-verify` TXT record must hold; null for domains an administrator added. */
+  verification_token: string | null;
 }
 
 export interface LinkTable {

@@ -48,6 +48,18 @@ function assertNotFoundPage(res: Response) {
 }
 
 const TAKEN = { field: 'domain', rule: 'unique', message: 'The domain has already been taken' };
+const CLAIMED = {
+  field: 'domain',
+  rule: 'unique',
+  message: "The domain has already been claimed by another account; if it is yours, ask this server's administrator",
+};
+const PUBLIC = { field: 'domain', rule: 'public' };
+/** The fields of a domain claimed through the API and not verified yet, as `answered` shows them (its value is random). */
+function unverified(domain: string, answered: any) {
+  const value = answered?.verification?.value;
+  assert.match(String(value), /^brief-verify=[A-Za-z0-9_-]{24}$/);
+  return { verified: false, verification: { type: 'TXT', record: `_brief-verify.${domain.replace(/:\d+$/, '')}`, value } };
+}
 const newHost = (prefix = 'v3d') => `${uniqueName(prefix).toLowerCase()}.example`;
 let counter = 0;
 const freshUrl = () => `https://example.com/v3-domains/${Date.now()}-${++counter}`;
@@ -90,6 +102,8 @@ for (const dialect of dialects) {
       assert.equal(res.statusCode, 200, res.body);
       return domain;
     };
+    /** A private domain of the account that serves its links: one an administrator added (`brief domain add`). */
+    const verifiedOwn = (account: TestAccount) => ctx.t.privateDomain(account.id, 'v3d');
     const shortenOn = async (account: TestAccount, domain: string) => {
       const res = await ctx.t.app.inject({
         method: 'POST',
@@ -113,13 +127,30 @@ for (const dialect of dialects) {
         assert.match(String(res.headers['content-type']), /^application\/json/);
         const domains = res.json();
         assert.ok(Array.isArray(domains));
-        for (const d of domains) assert.deepEqual(Object.keys(d).sort(), ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength']);
         const byName = new Map(domains.map((d: any) => [d.domain, d]));
-        assert.deepEqual(byName.get(BASE_HOST), { domain: BASE_HOST, randomCodeLength: 7, isPrimary: true, isGlobal: true });
-        assert.deepEqual(byName.get(PUBLIC_HOST), { domain: PUBLIC_HOST, randomCodeLength: 7, isPrimary: false, isGlobal: true });
-        assert.deepEqual(byName.get(storedPublic), { domain: storedPublic, randomCodeLength: 7, isPrimary: false, isGlobal: true });
-        assert.deepEqual(byName.get(mine), { domain: mine, randomCodeLength: 7, isPrimary: false, isGlobal: false });
-        assert.deepEqual(byName.get(short), { domain: short, randomCodeLength: 5, isPrimary: false, isGlobal: false });
+        const verified = { verified: true };
+        assert.deepEqual(byName.get(BASE_HOST), { domain: BASE_HOST, randomCodeLength: 7, isPrimary: true, isGlobal: true, ...verified });
+        assert.deepEqual(byName.get(PUBLIC_HOST), { domain: PUBLIC_HOST, randomCodeLength: 7, isPrimary: false, isGlobal: true, ...verified });
+        assert.deepEqual(byName.get(storedPublic), { domain: storedPublic, randomCodeLength: 7, isPrimary: false, isGlobal: true, ...verified });
+        // Claimed through the API: unverified, with the record that verifies each.
+        assert.deepEqual(byName.get(mine), {
+          domain: mine,
+          randomCodeLength: 7,
+          isPrimary: false,
+          isGlobal: false,
+          ...unverified(mine, byName.get(mine)),
+        });
+        assert.deepEqual(byName.get(short), {
+          domain: short,
+          randomCodeLength: 5,
+          isPrimary: false,
+          isGlobal: false,
+          ...unverified(short, byName.get(short)),
+        });
+        for (const d of domains) {
+          const keys = ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength', ...(d.verified ? [] : ['verification']), 'verified'];
+          assert.deepEqual(Object.keys(d).sort(), keys);
+        }
         assert.ok(!byName.has(theirs), "another account's private domain is not listed");
         assert.deepEqual(
           domains.filter((d: any) => d.isPrimary).map((d: any) => d.domain),
@@ -182,7 +213,7 @@ for (const dialect of dialects) {
         const domain = newHost();
         const res = await add(account, { domain: domain.toUpperCase(), shortCodeLength: 6 });
         assert.equal(res.statusCode, 200, res.body);
-        assert.deepEqual(res.json(), { domain, randomCodeLength: 6, isPrimary: false, isGlobal: false });
+        assert.deepEqual(res.json(), { domain, randomCodeLength: 6, isPrimary: false, isGlobal: false, ...unverified(domain, res.json()) });
         assert.deepEqual(await stored(domain), {
           hostname: domain,
           urlPrefix: `https://${domain}`,
@@ -190,6 +221,8 @@ for (const dialect of dialects) {
           codeLength: 6,
           homeRedirectUrl: null,
           notFoundRedirectUrl: null,
+          verifiedAt: null,
+          verificationToken: res.json().verification.value,
         });
         assert.ok((await list(account)).json().some((d: any) => d.domain === domain));
         // Usable at once for links, by its owner only; codes of its length.
@@ -201,7 +234,15 @@ for (const dialect of dialects) {
 
         const plain = `${newHost()}:8080`;
         const withScheme = await add(account, { domain: `http://${plain}` });
-        assert.deepEqual(withScheme.json(), { domain: plain, randomCodeLength: 7, isPrimary: false, isGlobal: false });
+        assert.deepEqual(withScheme.json(), {
+          domain: plain,
+          randomCodeLength: 7,
+          isPrimary: false,
+          isGlobal: false,
+          ...unverified(plain, withScheme.json()),
+        });
+        assert.equal(withScheme.json().verification.record, `_brief-verify.${plain.replace(/:8080$/, '')}`, 'DNS knows no ports');
+        assert.notEqual(withScheme.json().verification.value, res.json().verification.value, 'each claim has its own value');
         assert.equal((await stored(plain))?.urlPrefix, `http://${plain}`);
         assert.equal((await shortenOn(account, plain)).shortLink.startsWith(`http://${plain}/`), true);
       });
@@ -209,9 +250,26 @@ for (const dialect of dialects) {
       it('refuses a name that exists: the caller’s own, another account’s, a stored public one, a configured one', async () => {
         const account = await ctx.t.account('dup');
         const mine = await own(account);
-        for (const domain of [mine, mine.toUpperCase(), `https://${mine}`, theirs, storedPublic, PUBLIC_HOST, BASE_HOST, `http://${BASE_HOST}`]) {
+        const claimed = await own(other);
+        for (const domain of [mine, mine.toUpperCase(), `https://${mine}`]) {
           assertError(await add(account, { domain }), 422, 'E_VALIDATION_ERROR', TAKEN);
         }
+        for (const domain of [theirs, claimed, claimed.toUpperCase()]) {
+          assertError(await add(account, { domain }), 422, 'E_VALIDATION_ERROR', CLAIMED);
+        }
+        for (const domain of [storedPublic, PUBLIC_HOST, `${PUBLIC_HOST}:8443`]) {
+          assertError(await add(account, { domain }), 422, 'E_VALIDATION_ERROR', {
+            ...PUBLIC,
+            message: 'The domain is a public domain of this server',
+          });
+        }
+        for (const domain of [BASE_HOST, `http://${BASE_HOST}`, `${BASE_HOST}:8080`, BASE_HOST.toUpperCase()]) {
+          assertError(await add(account, { domain }), 422, 'E_VALIDATION_ERROR', {
+            ...PUBLIC,
+            message: "The domain is this server's default domain (BASE_URL)",
+          });
+        }
+        assert.equal((await stored(claimed))?.accountId, other.id, 'the other account keeps its claim');
         assert.equal((await stored(theirs))?.accountId, other.id, 'the other account keeps its domain');
         assert.equal(await stored(PUBLIC_HOST), undefined, 'a configured domain is not stored');
       });
@@ -423,8 +481,8 @@ for (const dialect of dialects) {
 
     describe('the redirects the settings drive', () => {
       it('redirects the bare domain (GET and HEAD /) only where a home page is set, at once', async () => {
-        const domain = await own(owner);
-        const plain = await own(owner);
+        const domain = await verifiedOwn(owner);
+        const plain = await verifiedOwn(owner);
         assertNotFoundPage(await visit(domain, '/'));
         assert.equal((await visit(domain, '/', 'HEAD')).statusCode, 404);
         assert.equal((await patch(owner, domain, { homePageRedirectUrl: 'https://example.com/welcome' })).statusCode, 200);
@@ -446,7 +504,7 @@ for (const dialect of dialects) {
       });
 
       it('redirects an unknown key where a not-found page is set; blocked links, reserved words and live links are as before', async () => {
-        const domain = await own(owner);
+        const domain = await verifiedOwn(owner);
         const live = await shortenOn(owner, domain);
         const blocked = await shortenOn(owner, domain);
         await ctx.t.links.setStatus(`${domain}/${blocked.slug}`, 'blocked');
@@ -477,7 +535,7 @@ for (const dialect of dialects) {
       });
 
       it('answers the same through the node:http fast path as through the router', async () => {
-        const domain = await own(owner);
+        const domain = await verifiedOwn(owner);
         await patch(owner, domain, {
           homePageRedirectUrl: 'https://example.com/fast-home',
           notFoundPageRedirectUrl: 'https://example.com/fast-lost',

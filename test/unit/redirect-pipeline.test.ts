@@ -39,6 +39,8 @@ const domain = (hostname: string, home: string | null, notFound: string | null):
   codeLength: null,
   homeRedirectUrl: home,
   notFoundRedirectUrl: notFound,
+  verifiedAt: 1,
+  verificationToken: null,
 });
 const quiet = { info: () => {}, warn: () => {} };
 

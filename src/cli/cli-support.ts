@@ -1,0 +1,39 @@
+// What every `brief` admin command shares: the services on a migrated database, a plain table
+// for lists, and the error for a command called the wrong way.
+import { loadConfig } from '../config.js';
+import { consoleLog } from '../log.js';
+import { createServices, openMigratedDatabase, type Services } from '../services.js';
+import { openSharedState } from '../shared-state/shared-state.js';
+
+/** Opens and migrates the database, runs one admin command, closes. */
+export async function withServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await openMigratedDatabase(config, 2);
+  // With REDIS_URL, running servers hear of CLI changes at once; they also find them
+  // in the link_changes feed they poll, so a Redis that is down costs only latency.
+  const shared = openSharedState(config, consoleLog);
+  try {
+    return await run(createServices(config, database, shared, consoleLog));
+  } finally {
+    await shared.close();
+    await database.close();
+  }
+}
+
+export function table(rows: Array<Record<string, unknown>>): string {
+  if (rows.length === 0) return '(none)';
+  const columns = Object.keys(rows[0]!);
+  const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? '-' : String(row[c]))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(columns), ...cells.map(line)].join('\n');
+}
+
+export const when = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A mistake in how a command was called. */
+export class UsageError extends Error {}

@@ -1,0 +1,64 @@
+// `brief domain …`: the short domains an administrator adds, verifies and removes.
+import type { Command } from 'commander';
+import { table, UsageError, withServices } from './cli-support.js';
+
+export function domainCommands(program: Command): void {
+  const domain = program.command('domain').description('manage short domains');
+  domain
+    .command('add <hostname>')
+    .description('add a private domain of an account (--account) or a public one (--public), verified; https:// unless a scheme is given')
+    .option('--account <name>', 'the account that owns the private domain')
+    .option('--public', 'a public domain, usable by everybody')
+    .action((hostname: string, options: { account?: string; public?: boolean }) =>
+      withServices(async ({ accounts, domains }) => {
+        if (Boolean(options.account) === Boolean(options.public)) throw new UsageError('give exactly one of --account NAME or --public');
+        const owner = options.account ? (await accounts.byName(options.account)).id : null;
+        const added = await domains.add(hostname, owner);
+        console.log(`added ${options.public ? 'public' : `private (${options.account})`} domain ${added.hostname} (${added.urlPrefix})`);
+      }),
+    );
+  domain
+    .command('verify <hostname>')
+    .description('vouch for a domain an account claimed: it serves its links from now on, without its DNS record')
+    .action((hostname: string) =>
+      withServices(async ({ domains }) => {
+        const verified = await domains.verify(hostname);
+        console.log(
+          verified ? `verified domain ${hostname.toLowerCase()}: it serves its links now` : `${hostname.toLowerCase()} was verified already`,
+        );
+      }),
+    );
+  domain
+    .command('remove <hostname>')
+    .description('remove a domain that has no live links (or, with --with-links, delete its links with it)')
+    .option('--with-links', 'delete the domain’s live links too: their short URLs answer 404 on every instance')
+    .action((hostname: string, options: { withLinks?: boolean }) =>
+      withServices(async ({ domains }) => {
+        const deleted = await domains.remove(hostname, options.withLinks === true);
+        const links = options.withLinks ? ` and its ${deleted} live link${deleted === 1 ? '' : 's'}` : '';
+        console.log(`removed domain ${hostname.toLowerCase()}${links}`);
+      }),
+    );
+  domain
+    .command('list')
+    .description('list every domain')
+    .action(() =>
+      withServices(async ({ domains }) => {
+        const rows = await domains.all();
+        console.log(
+          table(
+            rows.map((d) => ({
+              domain: d.hostname,
+              urlPrefix: d.urlPrefix,
+              visibility: d.visibility,
+              owner: d.owner,
+              verified: d.verified ? 'yes' : 'no',
+              codeLength: d.codeLength,
+              home: d.homeRedirectUrl,
+              notFound: d.notFoundRedirectUrl,
+            })),
+          ),
+        );
+      }),
+    );
+}
