@@ -63,10 +63,11 @@ const EXAMPLES = {
       summary: 'Another account claimed the domain',
       value: field('domain', 'unique', "The domain has already been claimed by another account; if it is yours, ask this server's administrator"),
     },
-    public: {
-      summary: 'A public domain, or a host of one',
+    defaultDomain: {
+      summary: 'The default domain, on any port',
       value: field('domain', 'public', "The domain is this server's default domain (BASE_URL)"),
     },
+    public: { summary: 'A public domain, on any port', value: field('domain', 'public', 'The domain is a public domain of this server') },
     limit: { summary: 'DOMAINS_PER_ACCOUNT reached', value: field('domain', 'limit', 'An account may have at most 10 domains; remove one first') },
     hostname: {
       summary: 'Not a host name',

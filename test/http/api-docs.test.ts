@@ -97,6 +97,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
     ]),
   ),
   '/v3/shorten/domains/{domain}': Object.fromEntries(['delete', 'patch'].map((method) => [method, V3_ERRORS])),
+  '/v3/shorten/domains/{domain}/verify': { post: V3_ERRORS },
 };
 
 const ERROR_CODES = [
@@ -228,6 +229,7 @@ describe('API document and reference page', () => {
       'PATCH /v3/shorten/domains/{domain}',
       'PATCH /v3/shorten/{domain}/{slug}',
       'POST /v3/shorten/bulk',
+      'POST /v3/shorten/domains/{domain}/verify',
       'POST /{key}',
       'PUT /v3/shorten/domains',
     ]);
@@ -278,6 +280,18 @@ describe('API document and reference page', () => {
         'put',
         422,
         ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: 'short.test' } }),
+      ],
+      [
+        '/v3/shorten/domains/{domain}/verify',
+        'post',
+        404,
+        ctx.t.app.inject({ method: 'POST', url: '/v3/shorten/domains/pub.test/verify', headers: owner.headers }),
+      ],
+      [
+        '/v3/shorten/domains',
+        'put',
+        422,
+        ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: 'pub.test:8443' } }),
       ],
       [
         '/v3/shorten/domains/{domain}',
@@ -416,8 +430,19 @@ describe('API document and reference page', () => {
   it('documents the v3 domain calls: their bodies, parameters and answers', () => {
     const list = operation('/v3/shorten/domains', 'get').responses['200'].content['application/json'];
     assert.equal(list.schema.type, 'array');
-    assert.deepEqual([...list.schema.items.required].sort(), ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength']);
-    assert.deepEqual(Object.keys(exampleValues(list)[0][0]).sort(), ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength']);
+    const required = ['domain', 'isGlobal', 'isPrimary', 'randomCodeLength', 'verified'];
+    assert.deepEqual([...list.schema.items.required].sort(), required);
+    assert.deepEqual(Object.keys(exampleValues(list)[0][0]).sort(), required);
+    // Brief's own fields, documented: whether the domain serves, and the DNS record that proves its control.
+    assert.equal(list.schema.items.properties.verified.type, 'boolean');
+    assert.match(list.schema.items.properties.verified.description, /TXT record/);
+    const verification = list.schema.items.properties.verification;
+    assert.deepEqual([...verification.required].sort(), ['record', 'type', 'value']);
+    assert.ok(exampleValues(list)[0].some((d: Json) => d.verification?.record?.startsWith('_brief-verify.')));
+    const verify = operation('/v3/shorten/domains/{domain}/verify', 'post');
+    assert.equal(param(verify, 'domain').in, 'path');
+    assert.deepEqual([...verify.responses['200'].content['application/json'].schema.required].sort(), required);
+    assert.ok(exampleValues(verify.responses['422'].content['application/json']).every((e: Json) => e.errors[0].rule === 'verification'));
     const put = operation('/v3/shorten/domains', 'put');
     const addBody = put.requestBody.content['application/json'].schema;
     assert.deepEqual(addBody.required, ['domain']);
@@ -427,6 +452,7 @@ describe('API document and reference page', () => {
       'isGlobal',
       'isPrimary',
       'randomCodeLength',
+      'verified',
     ]);
     const patch = operation('/v3/shorten/domains/{domain}', 'patch');
     const settings = patch.requestBody.content['application/json'].schema.properties;

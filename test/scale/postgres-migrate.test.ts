@@ -14,6 +14,7 @@ const ALL_MIGRATIONS = [
   '0005-click-rollups',
   '0006-blocklist',
   '0007-link-rollup-mark',
+  '0009-domain-verification',
 ];
 
 if (TEST_DATABASE_URL) {

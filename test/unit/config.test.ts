@@ -171,3 +171,25 @@ describe('rate limit and abuse settings', () => {
     fails({ BLOCKLIST_FILE: '/no/such/blocklist.txt' }, 'BLOCKLIST_FILE');
   });
 });
+
+describe('loadConfig: domain claims (decision 0019)', () => {
+  it('has the documented defaults: 10 domains an account, the system’s DNS servers', () => {
+    const config = loadConfig({});
+    assert.equal(config.domainsPerAccount, 10);
+    assert.equal(config.dnsServers, undefined);
+  });
+
+  it('reads DOMAINS_PER_ACCOUNT (0: no claims) and DNS_SERVERS as Node’s resolver takes them', () => {
+    assert.equal(loadConfig({ DOMAINS_PER_ACCOUNT: '0' }).domainsPerAccount, 0);
+    assert.equal(loadConfig({ DOMAINS_PER_ACCOUNT: '250' }).domainsPerAccount, 250);
+    assert.deepEqual(loadConfig({ DNS_SERVERS: '127.0.0.1:5353' }).dnsServers, ['127.0.0.1:5353']);
+    assert.deepEqual(loadConfig({ DNS_SERVERS: ' 1.1.1.1 , ::1,[2001:db8::53]:53 ' }).dnsServers, ['1.1.1.1', '::1', '[2001:db8::53]:53']);
+  });
+
+  it('throws a one-line ConfigError naming the variable for each bad value', () => {
+    for (const value of ['-1', 'ten', '1.5', '100001']) fails({ DOMAINS_PER_ACCOUNT: value }, 'DOMAINS_PER_ACCOUNT');
+    for (const value of ['dns.example', '127.0.0.1:0', '127.0.0.1:70000', '[127.0.0.1]:53', '1.1.1.1,', 'http://1.1.1.1', '::1:53:x']) {
+      fails({ DNS_SERVERS: value }, 'DNS_SERVERS');
+    }
+  });
+});

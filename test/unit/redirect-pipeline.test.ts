@@ -198,6 +198,38 @@ describe('RedirectPipeline', () => {
   });
 });
 
+describe('RedirectPipeline: a domain that serves nothing yet (decision 0019)', () => {
+  it("answers an unverified claim's links as unknown ones at every door, with no home or not-found redirect, and tells no observer", async () => {
+    for (const synchronous of [true, false]) {
+      const claim: StoredDomain = { ...domain(HOST, HOME_URL, LOST_URL), verifiedAt: null, verificationToken: 'brief-verify=x' };
+      const { redirects, seen } = await pipeline(synchronous, [claim]);
+      for (const method of ['GET', 'HEAD']) {
+        if (synchronous) assert.equal(redirects.answerNow(request(method, '/fresh', 'Short.Test'))?.status, 404, `${method} answerNow`);
+        assert.equal((await redirects.answer(request(method, '/fresh?x'), 'fresh'))?.status, 404, `${method} answer`);
+        assert.equal((await redirects.answer(request(method, '/locked'), 'locked'))?.status, 404, 'a protected link');
+        assert.equal(redirects.home(request(method, '/')), undefined, 'no home redirect');
+        assert.equal((await redirects.answer(request(method, '/nosuchkey'), 'nosuchkey'))?.status, 404, 'no not-found redirect');
+      }
+      assert.equal((await redirects.unlock(request('POST', '/locked'), 'locked', 'sesame-1'))?.status, 404, 'the right password');
+      assert.deepEqual(seen, []);
+    }
+  });
+
+  it('serves them once a read of the domains finds the domain verified', async () => {
+    let domains: StoredDomain[] = [{ ...domain(HOST, HOME_URL, null), verifiedAt: null, verificationToken: 'brief-verify=x' }];
+    const settings = new DomainRedirects({ all: async () => domains }, quiet);
+    await settings.refresh();
+    assert.equal(settings.serves(HOST), false);
+    assert.equal(settings.serves('SHORT.TEST'), false);
+    assert.equal(settings.serves('other.test'), true, 'hosts that are not claims are not its business');
+    assert.equal(settings.get(HOST), undefined);
+    domains = [{ ...domains[0]!, verifiedAt: Date.now() }];
+    await settings.refresh();
+    assert.equal(settings.serves(HOST), true);
+    assert.deepEqual(settings.get(HOST)?.home?.headers.slice(0, 2), ['location', HOME_URL]);
+  });
+});
+
 describe('DomainRedirects', () => {
   it('holds only the hosts with a setting, and keeps the newest read when an older one ends last', async () => {
     const reads: Array<(domains: StoredDomain[]) => void> = [];
