@@ -1,6 +1,10 @@
 // `brief domain …`: the short domains an administrator adds, verifies and removes.
 import type { Command } from 'commander';
+import { domainInPath } from '../domains/domain-fields.js';
 import { table, UsageError, withServices } from './cli-support.js';
+
+/** The domain as the messages name it: lower-case, without a scheme or a trailing slash. */
+const named = (raw: string) => domainInPath(raw) ?? raw;
 
 export function domainCommands(program: Command): void {
   const domain = program.command('domain').description('manage short domains');
@@ -23,9 +27,7 @@ export function domainCommands(program: Command): void {
     .action((hostname: string) =>
       withServices(async ({ domains }) => {
         const verified = await domains.verify(hostname);
-        console.log(
-          verified ? `verified domain ${hostname.toLowerCase()}: it serves its links now` : `${hostname.toLowerCase()} was verified already`,
-        );
+        console.log(verified ? `verified domain ${named(hostname)}: it serves its links now` : `${named(hostname)} was verified already`);
       }),
     );
   domain
@@ -36,7 +38,7 @@ export function domainCommands(program: Command): void {
       withServices(async ({ domains }) => {
         const deleted = await domains.remove(hostname, options.withLinks === true);
         const links = options.withLinks ? ` and its ${deleted} live link${deleted === 1 ? '' : 's'}` : '';
-        console.log(`removed domain ${hostname.toLowerCase()}${links}`);
+        console.log(`removed domain ${named(hostname)}${links}`);
       }),
     );
   domain
