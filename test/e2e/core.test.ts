@@ -174,8 +174,9 @@ describe('brief end to end', () => {
     const listed = succeeded(await cli('domain', 'list'), 'domain list');
     const team = listed.split('\n').find((line) => line.startsWith(TEAM_HOST));
     assert.ok(team, listed);
-    assert.match(team, /private\s+alice\s+9\s+https:\/\/example\.com\/team-home\s+-$/);
-    assert.match(listed.split('\n')[0]!, /^domain\s+urlPrefix\s+visibility\s+owner\s+codeLength\s+home\s+notFound$/);
+    // Added with the CLI: verified (decision 0019).
+    assert.match(team, /private\s+alice\s+yes\s+9\s+https:\/\/example\.com\/team-home\s+-$/);
+    assert.match(listed.split('\n')[0]!, /^domain\s+urlPrefix\s+visibility\s+owner\s+verified\s+codeLength\s+home\s+notFound$/);
   });
 
   it('answers 401 once the token is revoked', async () => {
