@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { linkKey } from './link-keys.js';
 import { runLoad } from './load.js';
 import { preloadLinks } from './preload.js';
 import { DOMAIN } from './scenarios.js';
@@ -36,8 +35,7 @@ try {
         runLoad({
           port: server.port,
           host: DOMAIN,
-          path: () => `/${linkKey(Math.floor(Math.random() * links))}`,
-          expectStatus: 301,
+          request: { kind: 'link', links },
           connections: 50,
           seconds: s,
         });

@@ -1,38 +1,27 @@
-import { createRequire } from 'node:module';
-import autocannon from 'autocannon';
+// The load generator: wrk (C, one thread, Debian's package), scripted by bench/wrk-load.lua for
+// dynamic paths and bodies. autocannon, in this process, was the limit (about 16k requests/s with
+// dynamic paths): both the baseline and Brief ran at its speed and a slower Brief went unseen. Each
+// load reports the generator's CPU share of its core, and a load whose generator sat above
+// GENERATOR_LIMIT of it is marked: its figure measured the generator, not the server.
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 
-// autocannon rebuilds a request with a dynamic path (setupRequest) through its generic
-// builder and an id generator: measured here, that capped the load generator at about
-// 16k requests/s against 27k+ for a fixed path, so random-key scenarios measured the
-// generator, not the server. Requests that carry `nextPath` get their buffer written
-// directly instead (GET only, no body), which costs about as much as a fixed path.
-type FastPathRequest = autocannon.Request & { nextPath?: () => string; hostHeader?: string; requestBuffer?: Buffer };
-/** The internals of autocannon's (untyped) lib/requestIterator.js that the patch below uses. */
-interface RequestIterator {
-  requests: FastPathRequest[];
-  resetted: boolean;
-  currentRequest: FastPathRequest;
-  nextRequest(): FastPathRequest;
-}
-const RequestIterator: { prototype: RequestIterator } = createRequire(import.meta.url)('autocannon/lib/requestIterator.js');
-const nextRequest = RequestIterator.prototype.nextRequest;
-RequestIterator.prototype.nextRequest = function (this: RequestIterator) {
-  const request = this.requests.length === 1 ? this.requests[0] : undefined;
-  if (!request?.nextPath) return nextRequest.call(this);
-  this.resetted = false;
-  request.requestBuffer = Buffer.from(`GET ${request.nextPath()} HTTP/1.1\r\nHost: ${request.hostHeader}\r\n\r\n`, 'latin1');
-  this.currentRequest = request;
-  return request;
-};
+/** What each request of a load is. */
+export type LoadRequest =
+  /** GET of one path. */
+  | { kind: 'fixed'; path: string }
+  /** GET /<key> of a random one of `links` preloaded links (bench/link-keys.ts); `zipf`: ranks drawn with s = 1. */
+  | { kind: 'link' | 'zipf'; links: number }
+  /** GET /v2/shorten of a URL never shortened before. */
+  | { kind: 'shorten' }
+  /** POST /v3/shorten/bulk of `items` URLs never shortened before. */
+  | { kind: 'bulk'; items: number };
 
 export interface LoadSpec {
   port: number;
-  host?: string;
-  /** A fixed path, or a function giving each request's path. */
-  path: string | (() => string);
-  /** POST with a JSON body from this maker (with a fixed path). */
-  body?: () => string;
-  expectStatus: number;
+  host: string;
+  request: LoadRequest;
   connections: number;
   seconds: number;
 }
@@ -42,42 +31,87 @@ export interface LoadResult {
   seconds: number;
   p50: number;
   p99: number;
+  /** Socket errors, timeouts and answers with a status of 400 or more. */
   errors: number;
+  /** The generator's CPU time over the load's wall time: 1 is its whole core. */
+  generatorCpuShare: number;
 }
 
-/** One autocannon run; errors are socket errors, timeouts and any status but the expected one. */
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const nextPath = spec.path;
-  const nextBody = spec.body;
-  const request: FastPathRequest = nextBody
-    ? {
-        method: 'POST',
-        path: typeof nextPath === 'string' ? nextPath : nextPath(),
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: nextBody() }),
-      }
-    : typeof nextPath === 'string'
-      ? { method: 'GET', path: nextPath }
-      : { method: 'GET', path: nextPath(), nextPath, hostHeader: spec.host ?? `127.0.0.1:${spec.port}` };
-  const result = await autocannon({
-    url: `http://127.0.0.1:${spec.port}`,
-    connections: spec.connections,
-    duration: spec.seconds,
-    headers: spec.host ? { host: spec.host } : {},
-    requests: [request],
-  });
-  let unexpected = 0;
-  let answered = 0;
-  for (const [status, stat] of Object.entries(result.statusCodeStats ?? {})) {
-    const count = Number(stat.count);
-    answered += count;
-    if (Number(status) !== spec.expectStatus) unexpected += count;
+/** Above this share of its core the generator, not the server, may be what was measured. */
+export const GENERATOR_LIMIT = 0.8;
+
+const SCRIPT = path.join(import.meta.dirname, 'wrk-load.lua');
+// USER_HZ, the unit of /proc times (the script reads its own /proc/self/stat).
+const CLOCK_TICKS = 100;
+
+/** wrk on the PATH, installed from Debian when missing and this process may (root). */
+export function ensureWrk(): void {
+  if (onPath('wrk')) return;
+  if (process.getuid?.() === 0 && onPath('apt-get')) {
+    console.error('[bench] installing wrk (Debian package) for the load generator');
+    execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'inherit' });
+    if (onPath('wrk')) return;
   }
+  throw new Error('the benchmark drives its load with wrk: install it (Debian/Ubuntu: apt-get install wrk)');
+}
+
+function onPath(command: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir && fs.existsSync(path.join(dir, command)));
+}
+
+/** The arguments bench/wrk-load.lua reads: KIND COUNT HOST RUN [PATH]. */
+function scriptArgs(request: LoadRequest, host: string): string[] {
+  // A fresh run id per load, so new URLs never repeat those of an earlier load on the same server.
+  const run = Math.floor(Math.random() * 36 ** 6).toString(36);
+  switch (request.kind) {
+    case 'fixed':
+      return ['fixed', '0', host, run, request.path];
+    case 'link':
+    case 'zipf':
+      return [request.kind, String(request.links), host, run];
+    case 'shorten':
+      return ['shorten', '0', host, run];
+    case 'bulk':
+      return ['bulk', String(request.items), host, run];
+  }
+}
+
+/** One wrk run (it inherits this process's core: see pinSelf in bench/servers.ts). */
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const args = [
+    '-t1',
+    `-c${spec.connections}`,
+    `-d${spec.seconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    SCRIPT,
+    `http://127.0.0.1:${spec.port}`,
+    '--',
+    ...scriptArgs(spec.request, spec.host),
+  ];
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile('wrk', args, { timeout: (spec.seconds + 30) * 1000 }, (error, out, err) =>
+      error ? reject(new Error(`wrk failed: ${error.message}\n${err}`)) : resolve(out),
+    );
+  });
+  const line = stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
+  if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
+  const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as {
+    requests: number;
+    durationMicros: number;
+    errors: number;
+    p50Micros: number;
+    p99Micros: number;
+    cpuTicks: number;
+  };
+  const seconds = r.durationMicros / 1e6;
   return {
-    requests: answered,
-    seconds: result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + unexpected,
+    requests: r.requests,
+    seconds,
+    p50: Math.round(r.p50Micros / 100) / 10,
+    p99: Math.round(r.p99Micros / 100) / 10,
+    errors: r.errors,
+    generatorCpuShare: Math.round((r.cpuTicks / CLOCK_TICKS / seconds) * 100) / 100,
   };
 }

@@ -13,6 +13,10 @@ export interface ScenarioResult {
   ratioToBaseline: number;
   /** CPU time of the server process (all its threads) per request answered, in µs. */
   cpuMicrosPerRequest: number;
+  /** The load generator's CPU share of its core, the highest of the rounds (1: all of it). */
+  generatorCpuShare: number;
+  /** False when the generator was the limit of this scenario or of the baseline: its ratio measured the generator. */
+  valid: boolean;
 }
 
 export interface BenchResults {
@@ -20,6 +24,10 @@ export interface BenchResults {
   date: string;
   machine: { cpus: number; cpu: string; node: string };
   settings: Record<string, number>;
+  /** The load generator and the share of its core above which a load is invalid. */
+  generator: string;
+  /** With --against: the other build every Brief scenario also ran on (its scenarios are named "… @ REF"). */
+  against?: string;
   scenarios: ScenarioResult[];
   /** redirect cold (random keys over all links) at the big link count / at 1k links */
   redirectLinksRatio: number;
@@ -37,14 +45,15 @@ export interface BenchResults {
 
 export function markdownTable(r: BenchResults): string {
   const lines = [
-    `Run: ${r.date}, mode ${r.mode}, ${r.settings.links} links, ${r.settings.connections} connections, ${r.settings.rounds} rounds × ${r.settings.seconds} s, ${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}.`,
+    `Run: ${r.date}, mode ${r.mode}, ${r.settings.links} links, ${r.settings.connections} connections, ${r.settings.rounds} rounds × ${r.settings.seconds} s, ${r.machine.cpus} × ${r.machine.cpu}, Node ${r.machine.node}; load by ${r.generator}${r.against ? `; against ${r.against}` : ''}.`,
     '',
-    '| scenario | requests/s | ratio to baseline | p50 ms | p99 ms | errors | server CPU µs/request | per round |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| scenario | requests/s | ratio to baseline | p50 ms | p99 ms | errors | server CPU µs/request | generator CPU | per round |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...r.scenarios.map(
       (s) =>
-        `| ${s.name} | ${s.requestsPerSecond}${s.itemsPerSecond === undefined ? '' : ` (${s.itemsPerSecond} links/s)`} | ${s.ratioToBaseline.toFixed(2)} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.cpuMicrosPerRequest} | ${s.rounds.join(', ')} |`,
+        `| ${s.name} | ${s.requestsPerSecond}${s.itemsPerSecond === undefined ? '' : ` (${s.itemsPerSecond} links/s)`} | ${s.valid ? s.ratioToBaseline.toFixed(2) : `invalid (${s.ratioToBaseline.toFixed(2)})`} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.cpuMicrosPerRequest} | ${Math.round(s.generatorCpuShare * 100)}% | ${s.rounds.join(', ')} |`,
     ),
+    ...againstLines(r),
     '',
     '| measure | value |',
     '|---|---:|',
@@ -64,6 +73,25 @@ export function markdownTable(r: BenchResults): string {
     );
   }
   return lines.join('\n');
+}
+
+/** With --against: each Brief scenario's figure on this build over the other's. */
+function againstLines(r: BenchResults): string[] {
+  if (!r.against) return [];
+  const suffix = ` @ ${r.against}`;
+  const pairs = r.scenarios.flatMap((s) => {
+    const theirs = r.scenarios.find((o) => o.name === s.name + suffix);
+    return theirs ? [{ s, theirs }] : [];
+  });
+  return [
+    '',
+    `| scenario | this build / ${r.against} (requests/s) | server CPU µs/request, this / that |`,
+    '|---|---:|---:|',
+    ...pairs.map(
+      ({ s, theirs }) =>
+        `| ${s.name} | ${(s.requestsPerSecond / theirs.requestsPerSecond).toFixed(3)}${s.valid && theirs.valid ? '' : ' (invalid)'} | ${s.cpuMicrosPerRequest} / ${theirs.cpuMicrosPerRequest} |`,
+    ),
+  ];
 }
 
 export function printTable(r: BenchResults): void {

@@ -1,13 +1,14 @@
-// `npm run bench [-- --quick | --smoke] [--out FILE] [--profile]`: see docs/benchmarks.md.
+// `npm run bench [-- --quick | --smoke] [--out FILE] [--profile] [--against REF]`: see docs/benchmarks.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildOther, type OtherBuild } from './against.js';
 import { type AnalyticsQueryResult, benchAnalyticsQueries } from './analytics-queries.js';
 import { linkKey } from './link-keys.js';
-import { type LoadResult, runLoad } from './load.js';
+import { ensureWrk, GENERATOR_LIMIT, type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';
 import { type BenchResults, printTable, type ScenarioResult, writeDocsTable } from './report.js';
-import { DOMAIN, SCENARIOS, type ServerName } from './scenarios.js';
+import { DOMAIN, SCENARIOS, type Scenario, type ServerName } from './scenarios.js';
 import { droppedVisits, pinSelf, type RunningServer, settle, startBaseline, startBrief, startFastest } from './servers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -41,8 +42,10 @@ const serverEnv = Object.fromEntries(
 );
 // --server DIR: benchmark another build of Brief (DIR/dist/main.js), e.g. an older commit.
 const serverDir = option('--server');
+// --against REF: also build REF and run every Brief scenario on both builds, alternating.
+const againstRef = option('--against');
 // Only a default full run rewrites docs/benchmarks.md (or any run given --docs).
-const customized = ['--only', '--links', '--rounds', '--seconds', '--env', '--server', '--copies', '--events'].some(
+const customized = ['--only', '--links', '--rounds', '--seconds', '--env', '--server', '--against', '--copies', '--events'].some(
   (name) => option(name) !== undefined,
 );
 const SMALL_LINKS = 1_000;
@@ -50,14 +53,24 @@ const CONNECTIONS = 50;
 const out = option('--out') ?? path.join(ROOT, 'bench/results/latest.json');
 const profileDir = flag('--profile') ? path.join(ROOT, 'bench/profiles') : undefined;
 
+/** A server key: the scenario's server, on this build or (`@other`) on the --against build. */
+type ServerKey = ServerName | `${ServerName}@other`;
+
 async function main(): Promise<void> {
+  ensureWrk();
   pinSelf();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-'));
+  const other: OtherBuild | undefined = againstRef ? buildOther(againstRef) : undefined;
+  if (other) log(`against ${other.label}, built in ${other.dir}`);
   const bigDb = path.join(work, 'links-big.db');
   const smallDb = path.join(work, 'links-1k.db');
   const started = Date.now();
   await preloadLinks(bigDb, DOMAIN, settings.links);
   await preloadLinks(smallDb, DOMAIN, SMALL_LINKS);
+  // The other build gets databases of its own, made by its own migrations.
+  const otherDb = { big: path.join(work, 'other-big.db'), small: path.join(work, 'other-1k.db') };
+  other?.preload(otherDb.big, DOMAIN, settings.links);
+  other?.preload(otherDb.small, DOMAIN, SMALL_LINKS);
   const preloadSeconds = (Date.now() - started) / 1000;
   const preloaded = bytesPerLink(bigDb);
   log(`preloaded ${settings.links} links in ${preloadSeconds.toFixed(1)} s (${preloaded.bytesPerLink} bytes/link)`);
@@ -68,19 +81,14 @@ async function main(): Promise<void> {
   // Each server is the fastest of a few processes (see startFastest); one when profiling.
   const copies = profileDir ? 1 : settings.copies;
   const probe = (name: ServerName) => async (server: RunningServer) => {
-    const spec = {
-      port: server.port,
-      host: DOMAIN,
-      path: name === 'baseline' ? '/abc' : `/${linkKey(0)}`,
-      expectStatus: 301,
-      connections: CONNECTIONS,
-    };
+    const spec = { port: server.port, host: DOMAIN, request: SCENARIOS.find((s) => s.server === name)!.request(1), connections: CONNECTIONS };
+    if (name !== 'baseline') spec.request = { kind: 'fixed', path: `/${linkKey(0)}` };
     await runLoad({ ...spec, seconds: 1 }); // warm-up: JIT
     const cpuBefore = server.cpuSeconds();
     const { requests } = await runLoad({ ...spec, seconds: settings.probeSeconds });
     return microsPerRequest(server.cpuSeconds() - cpuBefore, requests);
   };
-  const picked = {
+  const picked: Partial<Record<ServerKey, { server: RunningServer; probes: number[] }>> = {
     baseline: await startFastest(copies, () => startBaseline(), probe('baseline')),
     brief: await startFastest(
       copies,
@@ -93,47 +101,68 @@ async function main(): Promise<void> {
       probe('brief1k'),
     ),
   };
-  const servers: Record<ServerName, RunningServer> = { baseline: picked.baseline.server, brief: picked.brief.server, brief1k: picked.brief1k.server };
+  if (other) {
+    picked['brief@other'] = await startFastest(
+      copies,
+      () => startBrief('brief@other', { dbFile: otherDb.big, domain: DOMAIN, env: serverEnv, root: other.dir }),
+      probe('brief'),
+    );
+    picked['brief1k@other'] = await startFastest(
+      copies,
+      () => startBrief('brief1k@other', { dbFile: otherDb.small, domain: DOMAIN, env: serverEnv, root: other.dir }),
+      probe('brief1k'),
+    );
+  }
+  const servers = Object.fromEntries(Object.entries(picked).map(([key, p]) => [key, p.server])) as Partial<Record<ServerKey, RunningServer>>;
   for (const [name, { probes }] of Object.entries(picked)) {
     if (probes.length > 0) log(`${name}: fastest of ${probes.length} processes (CPU µs/request: ${probes.join(', ')})`);
   }
 
-  const runs = new Map<string, RoundResult[]>(scenarioList.map((s) => [s.name, []]));
-  /** One load of a scenario on its server. */
-  const load = (s: (typeof scenarioList)[number], seconds: number) =>
+  // What is measured: each scenario on its server, and with --against each Brief scenario on the other build too.
+  const runs: Measured[] = scenarioList.flatMap((s) => {
+    const own = { scenario: s, name: s.name, server: s.server as ServerKey, rounds: [] };
+    return other && s.server !== 'baseline'
+      ? [own, { scenario: s, name: `${s.name} @ ${other.label}`, server: `${s.server}@other` as ServerKey, rounds: [] }]
+      : [own];
+  });
+  /** One load of a scenario on a server. */
+  const load = (m: Measured, seconds: number) =>
     runLoad({
-      port: servers[s.server].port,
+      port: servers[m.server]!.port,
       host: DOMAIN,
-      path: s.path(linksOn[s.server]),
-      body: s.body?.(),
-      expectStatus: s.expectStatus,
+      request: m.scenario.request(linksOn[m.scenario.server]),
       connections: CONNECTIONS,
       seconds,
     });
   let rss = 0;
   try {
     if (settings.warmup > 0) {
-      for (const s of scenarioList) await load(s, settings.warmup);
+      for (const m of runs) await load(m, settings.warmup);
       for (const server of Object.values(servers)) await settle(server);
     }
-    // Alternating rounds: every scenario once per round, so drifting noise hits all alike.
+    // Alternating rounds: every scenario once per round, so drifting noise hits all alike; with
+    // --against the two builds take turns going first.
     for (let round = 1; round <= settings.rounds; round++) {
-      for (const s of scenarioList) {
-        const cpuBefore = servers[s.server].cpuSeconds();
-        const result = await load(s, settings.seconds);
+      const order = other && round % 2 === 0 ? swapPairs(runs) : runs;
+      for (const m of order) {
+        const server = servers[m.server]!;
+        const cpuBefore = server.cpuSeconds();
+        const result = await load(m, settings.seconds);
         // The CPU counts the work the load left behind too (analytics writes), done before the next load begins.
-        const settled = await settle(servers[s.server]);
-        const cpuSeconds = servers[s.server].cpuSeconds() - cpuBefore;
-        runs.get(s.name)!.push({ ...result, cpuSeconds });
+        const settled = await settle(server);
+        const cpuSeconds = server.cpuSeconds() - cpuBefore;
+        m.rounds.push({ ...result, cpuSeconds });
         const cpuPerRequest = microsPerRequest(cpuSeconds, result.requests).toFixed(1);
+        const limited = result.generatorCpuShare > GENERATOR_LIMIT ? ' (INVALID: the generator was the limit)' : '';
         log(
-          `round ${round} ${s.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}, server CPU ${cpuPerRequest} µs/request (idle again after ${settled.toFixed(1)} s)`,
+          `round ${round} ${m.name}: ${Math.round(result.requests / result.seconds)} req/s, p99 ${result.p99} ms, errors ${result.errors}, server CPU ${cpuPerRequest} µs/request, generator ${Math.round(result.generatorCpuShare * 100)}% of its core${limited} (idle again after ${settled.toFixed(1)} s)`,
         );
       }
     }
-    rss = servers.brief.rssBytes();
+    rss = servers.brief!.rssBytes();
   } finally {
     for (const server of Object.values(servers)) await server.stop();
+    other?.remove();
   }
   const stored = bytesPerLink(bigDb);
   // Analytics queries, with the servers stopped: `--only "analytics queries"` runs just this (and the baseline).
@@ -146,21 +175,30 @@ async function main(): Promise<void> {
   }
   fs.rmSync(work, { recursive: true, force: true });
 
-  const scenarios: ScenarioResult[] = scenarioList.map((s) => aggregate(s.name, runs.get(s.name)!, s.itemsPerRequest));
-  const baseline = scenarios[0]!.requestsPerSecond;
-  // A bulk scenario is compared by links made per second against the baseline's requests per second.
-  for (const s of scenarios) s.ratioToBaseline = round((s.itemsPerSecond ?? s.requestsPerSecond) / baseline, 3);
-  const byName = (name: string) => scenarios.find((s) => s.name === name)!;
+  const scenarios: ScenarioResult[] = runs.map((m) => aggregate(m.name, m.rounds, m.scenario.itemsPerRequest));
+  const baselineResult = scenarios[0]!;
+  const baseline = baselineResult.requestsPerSecond;
+  // A bulk scenario is compared by links made per second against the baseline's requests per second;
+  // a ratio is invalid when the generator limited either side of it.
+  for (const s of scenarios) {
+    s.ratioToBaseline = round((s.itemsPerSecond ?? s.requestsPerSecond) / baseline, 3);
+    s.valid = s.generatorCpuShare <= GENERATOR_LIMIT && baselineResult.generatorCpuShare <= GENERATOR_LIMIT;
+  }
+  const byName = (name: string) => scenarios.find((s) => s.name === name);
+  const cold = byName('redirect cold');
+  const cold1k = byName('redirect cold 1k');
   const results: BenchResults = {
     mode,
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', node: process.version },
     settings: { ...settings, connections: CONNECTIONS, smallLinks: SMALL_LINKS },
+    generator: `wrk, 1 thread, invalid above ${GENERATOR_LIMIT * 100}% of its core`,
+    ...(other && { against: other.label }),
     scenarios,
-    redirectLinksRatio: only ? 0 : round(byName('redirect cold').requestsPerSecond / byName('redirect cold 1k').requestsPerSecond, 3),
+    redirectLinksRatio: cold && cold1k ? round(cold.requestsPerSecond / cold1k.requestsPerSecond, 3) : 0,
     rssBytes: rss,
     rssMB: round(rss / 1048576, 1),
-    analyticsDroppedVisits: serverEnv.ANALYTICS !== 'off' ? droppedVisits(servers.brief) : undefined,
+    analyticsDroppedVisits: serverEnv.ANALYTICS !== 'off' ? droppedVisits(servers.brief!) : undefined,
     sqlite: { preloaded, afterRun: stored },
     preloadSeconds,
     processProbes: Object.fromEntries(Object.entries(picked).map(([name, { probes }]) => [name, probes])),
@@ -171,6 +209,27 @@ async function main(): Promise<void> {
   printTable(results);
   if ((mode === 'full' && !customized) || flag('--docs')) writeDocsTable(path.join(ROOT, 'docs/benchmarks.md'), results);
   log(`wrote ${out} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** A scenario measured on one server, with its rounds. */
+interface Measured {
+  scenario: Scenario;
+  name: string;
+  server: ServerKey;
+  rounds: RoundResult[];
+}
+
+/** The same list with each scenario's two builds in the other order. */
+function swapPairs(runs: Measured[]): Measured[] {
+  const swapped: Measured[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const next = runs[i + 1];
+    if (next && next.scenario === runs[i]!.scenario) {
+      swapped.push(next, runs[i]!);
+      i++;
+    } else swapped.push(runs[i]!);
+  }
+  return swapped;
 }
 
 /** One round of one scenario, with the CPU time its server used meanwhile. */
@@ -188,6 +247,8 @@ function aggregate(name: string, results: RoundResult[], itemsPerRequest?: numbe
     p99: median(results.map((r) => r.p99)),
     errors: results.reduce((n, r) => n + r.errors, 0),
     rounds: results.map((r) => Math.round(r.requests / r.seconds)),
+    generatorCpuShare: Math.max(...results.map((r) => r.generatorCpuShare)),
+    valid: true,
     // Less noisy than requests/s when the load generator, not the server, is the limit.
     cpuMicrosPerRequest: round(
       microsPerRequest(

@@ -1,15 +1,14 @@
 import { linkKey, linkUrl } from './link-keys.js';
 
+import type { LoadRequest } from './load.js';
+
 export type ServerName = 'baseline' | 'brief' | 'brief1k';
 
 export interface Scenario {
   readonly name: string;
   readonly server: ServerName;
-  readonly expectStatus: number;
-  /** A fixed path or a per-request path maker; links = links preloaded on that server. */
-  path(links: number): string | (() => string);
-  /** POST scenarios: a maker of each request's JSON body. */
-  body?(): () => string;
+  /** What each request is; links = links preloaded on that server. */
+  request(links: number): LoadRequest;
   /** Links each request makes, when more than one: the scenario is then reported in links/s. */
   readonly itemsPerRequest?: number;
 }
@@ -19,35 +18,14 @@ export const BULK_ITEMS = 200;
 
 export const DOMAIN = 'brief.bench';
 
-const random = (links: number) => () => `/${linkKey(Math.floor(Math.random() * links))}`;
-
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'baseline', server: 'baseline', expectStatus: 301, path: () => '/abc' },
-  { name: 'redirect hot', server: 'brief', expectStatus: 301, path: () => `/${linkKey(0)}` },
-  { name: 'redirect cold', server: 'brief', expectStatus: 301, path: random },
-  { name: 'redirect cold 1k', server: 'brief1k', expectStatus: 301, path: random },
-  {
-    name: 'shorten new',
-    server: 'brief',
-    expectStatus: 200,
-    path: () => {
-      const run = Math.random().toString(36).slice(2, 8);
-      let n = 0;
-      return () => `/v2/shorten?url=${encodeURIComponent(`https://new.example.org/p/${run}/${n++}`)}`;
-    },
-  },
-  { name: 'shorten dedupe', server: 'brief', expectStatus: 200, path: () => `/v2/shorten?url=${encodeURIComponent(linkUrl(1))}` },
-  { name: 'list domains', server: 'brief', expectStatus: 200, path: () => '/v2/shorten-domains' },
-  {
-    name: 'bulk create',
-    server: 'brief',
-    expectStatus: 200,
-    itemsPerRequest: BULK_ITEMS,
-    path: () => '/v3/shorten/bulk',
-    body: () => {
-      const run = Math.random().toString(36).slice(2, 8);
-      let n = 0;
-      return () => JSON.stringify(Array.from({ length: BULK_ITEMS }, () => ({ url: `https://bulk.example.org/p/${run}/${n++}` })));
-    },
-  },
+  { name: 'baseline', server: 'baseline', request: () => ({ kind: 'fixed', path: '/abc' }) },
+  { name: 'redirect hot', server: 'brief', request: () => ({ kind: 'fixed', path: `/${linkKey(0)}` }) },
+  { name: 'redirect zipf', server: 'brief', request: (links) => ({ kind: 'zipf', links }) },
+  { name: 'redirect cold', server: 'brief', request: (links) => ({ kind: 'link', links }) },
+  { name: 'redirect cold 1k', server: 'brief1k', request: (links) => ({ kind: 'link', links }) },
+  { name: 'shorten new', server: 'brief', request: () => ({ kind: 'shorten' }) },
+  { name: 'shorten dedupe', server: 'brief', request: () => ({ kind: 'fixed', path: `/v2/shorten?url=${encodeURIComponent(linkUrl(1))}` }) },
+  { name: 'list domains', server: 'brief', request: () => ({ kind: 'fixed', path: '/v2/shorten-domains' }) },
+  { name: 'bulk create', server: 'brief', itemsPerRequest: BULK_ITEMS, request: () => ({ kind: 'bulk', items: BULK_ITEMS }) },
 ];

@@ -10,14 +10,15 @@ import { promisify } from 'node:util';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-test('npm run bench -- --smoke writes a result for every scenario, without errors', { timeout: 60_000 }, async () => {
+test('npm run bench -- --smoke writes a result for every scenario, without errors, with the generator\'s CPU share', { timeout: 150_000 }, async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-test-')), 'result.json');
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out], { cwd: ROOT, timeout: 55_000 });
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out], { cwd: ROOT, timeout: 140_000 });
   const result = JSON.parse(fs.readFileSync(out, 'utf8'));
   const names = result.scenarios.map((s: { name: string }) => s.name);
   assert.deepEqual(names, [
     'baseline',
     'redirect hot',
+    'redirect zipf',
     'redirect cold',
     'redirect cold 1k',
     'shorten new',
@@ -32,6 +33,9 @@ test('npm run bench -- --smoke writes a result for every scenario, without error
     assert.ok(s.requestsPerSecond > 0, `${s.name} answered`);
     assert.equal(s.errors, 0, `${s.name} had errors`);
     assert.equal(typeof s.ratioToBaseline, 'number');
+    // wrk's own CPU, read from /proc by its script: a share of its core, and a verdict on it.
+    assert.ok(s.generatorCpuShare > 0 && s.generatorCpuShare <= 1.5, `${s.name}: generator share ${s.generatorCpuShare}`);
+    assert.equal(s.valid, s.generatorCpuShare <= 0.8 && result.scenarios[0].generatorCpuShare <= 0.8);
   }
   assert.ok(result.rssBytes > 0);
   assert.ok(result.sqlite.afterRun.bytesPerLink > 0);
