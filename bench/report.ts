@@ -57,7 +57,9 @@ export function markdownTable(r: BenchResults): string {
     '',
     '| measure | value |',
     '|---|---:|',
-    `| redirect cold at ${r.settings.links} links / at ${r.settings.smallLinks} links | ${r.redirectLinksRatio.toFixed(2)} |`,
+    ...(r.redirectLinksRatio > 0
+      ? [`| redirect cold at ${r.settings.links} links / at ${r.settings.smallLinks} links | ${r.redirectLinksRatio.toFixed(2)} |`]
+      : []),
     `| server RSS with ${r.settings.links} links loaded (after the run) | ${r.rssMB} MB |`,
     `| SQLite bytes per link, preloaded (${r.sqlite.preloaded!.links} links) | ${r.sqlite.preloaded!.bytesPerLink} |`,
     `| SQLite bytes per link, after the run (${r.sqlite.afterRun!.links} links) | ${r.sqlite.afterRun!.bytesPerLink} |`,
