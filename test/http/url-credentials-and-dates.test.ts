@@ -3,6 +3,7 @@
 // names no real moment (2027-02-30, 24:00) is refused instead of rolled over.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { InjectOptions } from 'fastify';
 import { BASE_HOST, qs, type TestAccount, type TestApp, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
@@ -14,7 +15,7 @@ const CREDENTIALS_MESSAGE =
 
 /** Every way of making a link or changing its destination, answering the raw response. */
 function ways(app: () => TestApp, account: () => TestAccount) {
-  const inject = (options: Parameters<TestApp['app']['inject']>[0] & object) => app().app.inject({ ...options, headers: account().headers });
+  const inject = (options: InjectOptions) => app().app.inject({ ...options, headers: account().headers });
   return {
     v2: (url: string) => inject({ url: `/v2/shorten?${qs({ url })}` }),
     v3: (url: string) => inject({ url: `/v3/shorten?${qs({ url })}` }),
