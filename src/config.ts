@@ -74,6 +74,8 @@ export interface Config {
   readonly domainsPerAccount: number;
   /** DNS_SERVERS: the servers (`ip`, `ip:port`, `[ipv6]:port`) domain verification asks; undefined: the system's. */
   readonly dnsServers: readonly string[] | undefined;
+  /** ALLOW_URL_CREDENTIALS: whether a link's destination may carry a user name or password (`https://user:pass@host/`). */
+  readonly allowUrlCredentials: boolean;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     blocklistFile: existingFile('BLOCKLIST_FILE', env.BLOCKLIST_FILE?.trim()),
     domainsPerAccount: integer(env, 'DOMAINS_PER_ACCOUNT', 10, 0, 100_000),
     dnsServers: dnsServers(env.DNS_SERVERS?.trim() ?? ''),
+    allowUrlCredentials: onOff('ALLOW_URL_CREDENTIALS', env.ALLOW_URL_CREDENTIALS?.trim() || 'off'),
   });
 }
 

@@ -6,7 +6,9 @@ import { type ApiErrorCode, ERROR_STATUS } from './error-status.js';
 
 export const FieldErrorSchema = Type.Object(
   {
-    field: Type.String({ description: 'The input the error is about (a query parameter name), or "request".' }),
+    field: Type.String({
+      description: 'The input the error is about (a query parameter or body field name; in a bulk body its path, `0.url`), or "request".',
+    }),
     rule: Type.String({ description: 'The rule that failed: required, url, regex, range, enum, maxLength, unique, …' }),
     message: Type.String(),
   },
@@ -27,6 +29,11 @@ export type ErrorBody = Static<typeof ErrorBodySchema>;
 const body = (code: ApiErrorCode, message: string, errors?: ErrorBody['errors']): ErrorBody =>
   errors ? { message, code, errors } : { message, code };
 const field = (name: string, rule: string, message: string): ErrorBody => body('E_VALIDATION_ERROR', message, [{ field: name, rule, message }]);
+
+const IMPOSSIBLE_DATE =
+  'The expiredAt field must be a date and time that exist (month 1–12, a day of that month, hours 0–23, minutes and seconds 0–59), got "2027-02-30T00:00:00Z"';
+const URL_CREDENTIALS =
+  'The url field must not contain a user name or password (https://user:pass@host/): everyone who has the short link would see them';
 
 // Examples that several routes share (errorResponse copies them, so sharing is safe).
 const BAD_TOKEN = { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') };
@@ -139,15 +146,30 @@ const EXAMPLES = {
   bulkValidation: {
     notArray: { summary: 'The body is not an array', value: field('request', 'array', 'The request field must be an array') },
     tooMany: { summary: 'More than 200 items', value: field('request', 'maxItems', 'The request field must have at most 200 items') },
+    item: {
+      summary: 'An item with a bad field: nothing is made',
+      value: body('E_VALIDATION_ERROR', 'The 1.url field must be a valid URL', [
+        { field: '1.url', rule: 'url', message: 'The 1.url field must be a valid URL' },
+        {
+          field: '3.expiredAt',
+          rule: 'calendar',
+          message:
+            'The 3.expiredAt field must be a date and time that exist (month 1–12, a day of that month, hours 0–23, minutes and seconds 0–59), got "2027-02-30T00:00:00Z"',
+        },
+      ]),
+    },
   },
   editValidation: {
     password: { summary: 'A password too short', value: field('password', 'minLength', 'The password field must be at least 6 characters') },
     expiry: { summary: 'An expiry in the past', value: field('expiredAt', 'future', 'The expiredAt field must be a date in the future') },
+    impossibleDate: { summary: 'A date that does not exist', value: field('expiredAt', 'calendar', IMPOSSIBLE_DATE) },
+    credentials: { summary: 'A user name or password in the URL', value: field('url', 'credentials', URL_CREDENTIALS) },
     url: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
   },
   shortenValidation: {
     urlMissing: { summary: 'A required parameter is missing', value: field('url', 'required', 'The url field must be defined') },
     urlInvalid: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
+    credentials: { summary: 'A user name or password in the URL', value: field('url', 'credentials', URL_CREDENTIALS) },
     slugFormat: { summary: 'A malformed slug', value: field('slug', 'regex', 'The slug field format is invalid') },
     slugTaken: { summary: 'The slug is used on that domain', value: field('slug', 'unique', 'The slug has already been taken') },
     domain: { summary: 'Not a domain the caller may use', value: field('domain', 'exists', 'The selected domain is invalid') },

@@ -27,11 +27,47 @@ export function checkPassword(password: string): string {
 }
 
 // ISO 8601 with a date, a time and a zone, as JSON.stringify(new Date()) writes it.
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
-/** `expiredAt`: an ISO 8601 timestamp with its zone, in the future; epoch milliseconds. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysIn(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
+}
+
+/**
+ * Whether the parts of a timestamp the regex matched name a moment that exists. Date.parse
+ * does not check this: it reads 2027-02-30 as 2027-03-02 and 24:00 as the next midnight.
+ */
+function existsOnTheCalendar(parts: RegExpExecArray): boolean {
+  const part = (i: number) => Number(parts[i] ?? 0); // absent seconds and zone (Z) are 0
+  const month = part(2);
+  const day = part(3);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysIn(part(1), month) &&
+    part(4) <= 23 &&
+    part(5) <= 59 &&
+    part(6) <= 59 &&
+    part(7) <= 23 &&
+    part(8) <= 59
+  );
+}
+
+/** `expiredAt`: an ISO 8601 timestamp with its zone, a date and time that exist, in the future; epoch milliseconds. */
 export function parseExpiry(value: string, now = Date.now()): number {
-  const at = ISO_TIMESTAMP.test(value) ? Date.parse(value) : Number.NaN;
+  const parts = ISO_TIMESTAMP.exec(value);
+  if (parts && !existsOnTheCalendar(parts)) {
+    throw BriefError.invalid(
+      'expiredAt',
+      'calendar',
+      `The expiredAt field must be a date and time that exist (month 1–12, a day of that month, hours 0–23, minutes and seconds 0–59), got "${value}"`,
+    );
+  }
+  const at = parts ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(at)) throw BriefError.invalid('expiredAt', 'date', 'The expiredAt field must be an ISO 8601 timestamp with a time zone');
   if (at <= now) throw BriefError.invalid('expiredAt', 'future', 'The expiredAt field must be a date in the future');
   return at;

@@ -4,35 +4,18 @@ import type { Config, ShortDomain } from '../config.js';
 import type { DomainService, ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, NewLink } from '../storage/stores.js';
-import { bulkItemInput, itemUrl } from './bulk-items.js';
-import { generateCode, validateSlug } from './codes.js';
+import { checkBulkItems } from './bulk-items.js';
+import { generateCode } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
-import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH, TITLE_MAX_LENGTH } from './link-fields.js';
+import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
+import { type CheckedLink, checkLinkInput, type LinkInput, linkDestination } from './link-input.js';
 import { parseLinkReference } from './link-reference.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
-import { normalizeUrl } from './normalize-url.js';
 import { hashPassword } from './passwords.js';
 import type { ShortenInput } from './schemas.js';
 
+export type { LinkInput } from './link-input.js';
 export type { ShortenInput } from './schemas.js';
-
-/** A link to make, as every version of the interface asks for one. */
-export interface LinkInput {
-  url: string;
-  domain?: string;
-  slug?: string;
-  title?: string;
-  comment?: string;
-  password?: string;
-  /** ISO 8601 timestamp in the future. */
-  expiredAt?: string;
-  /**
-   * Return the caller's existing link to the URL (or the one already holding the slug, for the
-   * same URL) instead of making a new one. v2 always does; v3 when asked. A link with a
-   * password or an expiry is always a new one.
-   */
-  reuseExisting?: boolean;
-}
 
 /** An edit of a link: absent fields stay, null clears. */
 export interface LinkEdit {
@@ -60,7 +43,7 @@ interface PlannedWrite {
   readonly reuse: boolean;
 }
 
-/** An item of a bulk create that was refused, with the url it was sent with. */
+/** An item of a bulk create refused at write time, with its (normalized) url. */
 export interface RefusedItem {
   readonly url: string;
   readonly error: BriefError;
@@ -84,27 +67,31 @@ export class LinkService {
 
   /** Makes a link, or with reuseExisting finds the caller's existing one; see LinkInput. */
   async create(caller: Caller, input: LinkInput): Promise<MadeLink> {
-    const plan = await this.plan(caller, input);
+    const plan = await this.plan(caller, checkLinkInput(input, this.config.allowUrlCredentials));
     if ('found' in plan) return plan.found;
     return this.settle(plan, await this.store.create(plan.link, () => generateCode(plan.domain.codeLength)));
   }
 
   /**
-   * POST /v3/shorten/bulk: each item made (or refused, for bad input) as create() makes it,
-   * results in the items' order. The items are checked first, then written together in one
-   * durable write; a database outage fails the request.
+   * POST /v3/shorten/bulk (decision 0017). Every item's fields are checked first: one bad
+   * field refuses the whole request (a validation error naming it, `0.url`) and nothing is
+   * made. Then each item is made as create() makes it, results in the items' order: what
+   * can fail only at write time (a slug taken, a blocked host, a domain the caller may not
+   * use) refuses that item alone. The links are written together in one durable write; a
+   * database outage fails the request.
    */
   async createMany(caller: Caller, items: readonly unknown[]): Promise<Array<MadeLink | RefusedItem>> {
-    const refuse = (item: unknown, error: unknown): RefusedItem => {
-      if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR') return { url: itemUrl(item), error };
+    const inputs = checkBulkItems(items, this.config.allowUrlCredentials);
+    const refuse = (input: CheckedLink, error: unknown): RefusedItem => {
+      if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR') return { url: input.url.href, error };
       throw error;
     };
     const plans = await Promise.all(
-      items.map(async (item) => {
+      inputs.map(async (input) => {
         try {
-          return await this.plan(caller, bulkItemInput(item));
+          return await this.plan(caller, input);
         } catch (error) {
-          return refuse(item, error);
+          return refuse(input, error);
         }
       }),
     );
@@ -123,26 +110,21 @@ export class LinkService {
       try {
         return this.settle(plan, outcomes[written++]!);
       } catch (error) {
-        return refuse(items[i], error);
+        return refuse(inputs[i]!, error);
       }
     });
   }
 
-  /** Checks a link to make: the row to insert, or (the dedupe read, no write) the caller's existing link. */
-  private async plan(caller: Caller, input: LinkInput): Promise<PlannedWrite | { found: MadeLink }> {
-    const url = normalizeUrl(input.url);
-    const title = optionalText('title', input.title, TITLE_MAX_LENGTH);
-    const comment = optionalText('comment', input.comment, COMMENT_MAX_LENGTH);
-    const slug = input.slug ? validateSlug(input.slug) : null;
-    const password = input.password ? checkPassword(input.password) : null;
-    const expiresAt = input.expiredAt ? parseExpiry(input.expiredAt) : null;
-    const domain = await this.domains.forShorten(caller, input.domain || undefined);
+  /** Places a checked link: the row to insert, or (the dedupe read, no write) the caller's existing link. */
+  private async plan(caller: Caller, input: CheckedLink): Promise<PlannedWrite | { found: MadeLink }> {
+    const { url, slug, title, comment, password, expiresAt } = input;
+    const domain = await this.domains.forShorten(caller, input.domain);
     if (await this.domains.isShortHost(caller, url.host, url.hostname)) {
       throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
     }
     this.refuseBlocked(url);
 
-    const reuse = input.reuseExisting === true;
+    const reuse = input.reuseExisting;
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
@@ -218,7 +200,7 @@ export class LinkService {
     if (!link) throw BriefError.notFound();
     const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = {};
     if (edit.url !== undefined) {
-      const url = normalizeUrl(edit.url);
+      const url = linkDestination(edit.url, this.config.allowUrlCredentials);
       if (await this.domains.isShortHost(caller, url.host, url.hostname)) {
         throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
       }

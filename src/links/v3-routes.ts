@@ -30,8 +30,12 @@ const accountErrors = {
 const bulkSchema = {
   summary: 'Make one or many links',
   description:
-    'Each item is made, or refused, on its own: a bad item gets an error element in its place and the others still ' +
-    'succeed. A body that is not an array of 1 to 200 items is refused as a whole (422).',
+    'Every item is checked before any is made: a body that is not an array of 1 to 200 items, or an item with a bad ' +
+    'field (a url that is not an http(s) URL or carries a user name or password, a malformed or reserved slug, a short ' +
+    'password, an expiredAt that is not a future timestamp), is refused as a whole (422, each failed field named by its ' +
+    'path, `0.url`) and nothing is made. What can fail only at write time (a slug already taken, a blocked host, a ' +
+    'domain the caller may not use, a URL on a short domain) refuses that item alone: an error element `{url, error, message}` ' +
+    'in its place, `url` being the item’s normalized URL, while the others are made.',
   tags,
   security: OPTIONAL_AUTH,
   querystring: BulkQuery,

@@ -9,7 +9,7 @@ const WorkspaceId = Type.Optional(
   }),
 );
 
-/** One link to make, as the SDK sends it; checked item by item, so one bad item fails alone. */
+/** One link to make, as the SDK sends it; every item is checked before any is made (decision 0017). */
 export const BulkItem = Type.Object({
   url: Type.String({ description: 'The long URL (absolute http or https).', examples: ['https://example.com/a'] }),
   domain: Type.Optional(Type.String({ description: "A public short domain or one of the caller's." })),
@@ -49,8 +49,8 @@ export const BulkResult = Type.Array(
       comment: Type.String({ description: 'Empty when there is none.' }),
     }),
     Type.Object({
-      url: Type.String({ description: 'The item’s url as sent (empty when it had none).' }),
-      error: Type.String({ description: 'The error code, e.g. E_VALIDATION_ERROR.' }),
+      url: Type.String({ description: 'The item’s url, normalized: always an absolute http(s) URL.' }),
+      error: Type.String({ description: 'The error code: E_VALIDATION_ERROR (a slug taken, a blocked host, a domain the caller may not use).' }),
       message: Type.String(),
     }),
   ]),
@@ -67,7 +67,7 @@ export const BulkResult = Type.Array(
           shortLink: 'http://localhost:3000/x4Tq9Zb',
           comment: '',
         },
-        { url: 'not a url', error: 'E_VALIDATION_ERROR', message: 'The url field must be a valid URL' },
+        { url: 'https://example.com/b', error: 'E_VALIDATION_ERROR', message: 'The slug has already been taken' },
       ],
     ],
   },

@@ -193,3 +193,15 @@ describe('loadConfig: domain claims (decision 0019)', () => {
     }
   });
 });
+
+describe('loadConfig: ALLOW_URL_CREDENTIALS (decision 0017)', () => {
+  it('is off by default, and reads on and off', () => {
+    assert.equal(loadConfig({}).allowUrlCredentials, false);
+    assert.equal(loadConfig({ ALLOW_URL_CREDENTIALS: 'on' }).allowUrlCredentials, true);
+    assert.equal(loadConfig({ ALLOW_URL_CREDENTIALS: ' off ' }).allowUrlCredentials, false);
+  });
+
+  it('throws a one-line ConfigError naming the variable for any other value', () => {
+    for (const value of ['yes', 'true', '1', 'ON']) fails({ ALLOW_URL_CREDENTIALS: value }, 'ALLOW_URL_CREDENTIALS');
+  });
+});

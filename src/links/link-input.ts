@@ -1,0 +1,84 @@
+// The checks of a link to make that need nothing but the input itself (no database, no
+// caller): a request that fails them is refused before any work (decision 0017).
+import { BriefError, type FieldError } from '../errors.js';
+import { validateSlug } from './codes.js';
+import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
+import { normalizeUrl } from './normalize-url.js';
+
+/** A link to make, as every version of the interface asks for one. */
+export interface LinkInput {
+  url: string;
+  domain?: string;
+  slug?: string;
+  title?: string;
+  comment?: string;
+  password?: string;
+  /** ISO 8601 timestamp in the future. */
+  expiredAt?: string;
+  /**
+   * Return the caller's existing link to the URL (or the one already holding the slug, for the
+   * same URL) instead of making a new one. v2 always does; v3 when asked. A link with a
+   * password or an expiry is always a new one.
+   */
+  reuseExisting?: boolean;
+}
+
+/** A link input whose fields passed their checks: what is left can fail only at write time. */
+export interface CheckedLink {
+  readonly url: URL;
+  readonly domain: string | undefined;
+  readonly slug: string | null;
+  readonly title: string | null;
+  readonly comment: string | null;
+  readonly password: string | null;
+  /** Epoch milliseconds. */
+  readonly expiresAt: number | null;
+  readonly reuseExisting: boolean;
+}
+
+/**
+ * A link's destination: a URL as normalizeUrl takes it, without a user name or password
+ * unless ALLOW_URL_CREDENTIALS is on (every copy of the short link would hand them out).
+ */
+export function linkDestination(raw: string, allowCredentials: boolean): URL {
+  const url = normalizeUrl(raw);
+  if (!allowCredentials && (url.username !== '' || url.password !== '')) {
+    throw BriefError.invalid(
+      'url',
+      'credentials',
+      'The url field must not contain a user name or password (https://user:pass@host/): everyone who has the short link would see them',
+    );
+  }
+  return url;
+}
+
+/**
+ * Checks every field of a link to make; one validation error lists every field that failed
+ * (its message is the first one's).
+ */
+export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now = Date.now()): CheckedLink {
+  const errors: FieldError[] = [];
+  const field = <T>(check: () => T): T | null => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof BriefError) || error.code !== 'E_VALIDATION_ERROR' || !error.errors) throw error;
+      errors.push(...error.errors);
+      return null;
+    }
+  };
+  const { slug, password, expiredAt } = input;
+  const checked = {
+    url: field(() => linkDestination(input.url, allowCredentials)),
+    domain: input.domain || undefined,
+    title: field(() => optionalText('title', input.title, TITLE_MAX_LENGTH)),
+    comment: field(() => optionalText('comment', input.comment, COMMENT_MAX_LENGTH)),
+    slug: slug ? field(() => validateSlug(slug)) : null,
+    password: password ? field(() => checkPassword(password)) : null,
+    expiresAt: expiredAt ? field(() => parseExpiry(expiredAt, now)) : null,
+    reuseExisting: input.reuseExisting === true,
+  };
+  const [first] = errors;
+  if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);
+  return { ...checked, url: checked.url as URL };
+}
