@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
-import { createAuthenticator, createWorkspaceCaller } from './http/auth.js';
+import { checkToken, createAuthenticator, createWorkspaceCaller } from './http/auth.js';
 import { cors, corsOptions } from './http/cors.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
 import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
@@ -76,10 +76,12 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   registerErrorHandling(app);
   refuseNonFiniteNumbers(app);
   registerApiDocs(app);
-  // Before the routes: the limits attach to the routes they concern as those are declared.
-  registerRateLimits(app, config, shared.counters);
+  // Before the routes: each route's declared limit attaches to it as it is declared.
+  registerRateLimits(app, config, { requests: shared.counters, passwords: shared.passwordCounters }, authenticate);
   // The API's routes, in a context of their own with CORS (redirects and pages have none).
   app.register(async (api) => {
+    // Every token is checked before anything else (limits included): an unknown one is 401 on every call.
+    api.addHook('onRequest', checkToken(authenticate));
     await api.register(cors, corsOptions(config));
     api.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
     api.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });

@@ -54,6 +54,7 @@ export function qrRoutes(qr = new QrService()) {
       {
         schema: qrSchema,
         serializerCompiler: documentedOnly,
+        config: { limit: 'read' },
         // As for /v2/shorten, an empty parameter (`width=`) counts as not given: its default applies.
         preValidation: async (request) => {
           const query = request.query as Record<string, unknown>;

@@ -136,10 +136,14 @@ export function redirectRoutes(pipeline: RedirectPipeline, homePage?: (request: 
     app.get('/:key', { schema: redirectSchema, serializerCompiler: documentedOnly }, async (request, reply) =>
       send(reply, await pipeline.answer(request.raw, request.params.key)),
     );
-    app.post('/:key', { schema: unlockSchema, serializerCompiler: documentedOnly, bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
-      const body = request.body as { password?: unknown } | undefined;
-      const password = typeof body?.password === 'string' ? body.password : undefined;
-      return send(reply, await pipeline.unlock(request.raw, request.params.key, password));
-    });
+    app.post(
+      '/:key',
+      { schema: unlockSchema, serializerCompiler: documentedOnly, bodyLimit: FORM_BODY_LIMIT, config: { limit: 'password' } },
+      async (request, reply) => {
+        const body = request.body as { password?: unknown } | undefined;
+        const password = typeof body?.password === 'string' ? body.password : undefined;
+        return send(reply, await pipeline.unlock(request.raw, request.params.key, password));
+      },
+    );
   };
 }

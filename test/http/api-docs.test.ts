@@ -135,7 +135,14 @@ const isForeign = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref.trim()) || re
 
 describe('API document and reference page', () => {
   // The limits on (the document shows a 429 only where one can occur), and high enough for this suite.
-  const ctx = useTestApp('sqlite', { RATE_LIMIT_ANON: '10000', RATE_LIMIT_TOKEN: '10000', RATE_LIMIT_READ: '10000', RATE_LIMIT_PASSWORD: '10000' });
+  const ctx = useTestApp('sqlite', {
+    RATE_LIMIT_ANON: '10000',
+    RATE_LIMIT_TOKEN: '10000',
+    RATE_LIMIT_READ: '10000',
+    RATE_LIMIT_PASSWORD: '10000',
+    RATE_LIMIT_PASSWORD_ADDRESS: '10000',
+    RATE_LIMIT_DOMAIN_VERIFY: '10000',
+  });
   let doc: Json;
   let owner: TestAccount;
 
