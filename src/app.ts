@@ -15,6 +15,7 @@ import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
+import type { PasswordCheck } from './redirect/password-check.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   logDestination?: DestinationStream;
   /** The built web app; read from dist/web-app/ when not given. */
   webApp?: WebApp;
+  /** How password attempts are checked; a few scrypt hashes at once when not given (tests count them). */
+  passwordCheck?: PasswordCheck;
 }
 
 /**
@@ -47,7 +50,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const shared = deps.shared ?? openSharedState(config, log);
   const services = createServices(config, deps.database, shared, log);
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
-  const redirects = createRedirects(config, deps.database, services, log);
+  const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
   const fastPath = redirectFastPath(redirects.pipeline);
 
   const app = Fastify({
