@@ -36,6 +36,7 @@ const env = {
   RATE_LIMIT_TOKEN: '0',
   RATE_LIMIT_READ: '0',
   RATE_LIMIT_PASSWORD: '0',
+  RATE_LIMIT_PASSWORD_ADDRESS: '0',
 };
 const [token] = (await prepareDatabase(env, ['crash'])) as [string];
 const acknowledged: Acknowledged[] = [];

@@ -42,6 +42,7 @@ const env = {
   RATE_LIMIT_TOKEN: '0',
   RATE_LIMIT_READ: '0',
   RATE_LIMIT_PASSWORD: '0',
+  RATE_LIMIT_PASSWORD_ADDRESS: '0',
 };
 const [token] = (await prepareDatabase(env, ['soak'])) as [string];
 // What the RSS is made of, per thread (bench/soak-memory-probe.mjs): read back at the end.

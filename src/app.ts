@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
-import { createAuthenticator, createWorkspaceCaller } from './http/auth.js';
+import { checkToken, createAuthenticator, createWorkspaceCaller } from './http/auth.js';
 import { cors, corsOptions } from './http/cors.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
 import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
@@ -15,6 +15,7 @@ import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
+import type { PasswordCheck } from './redirect/password-check.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
@@ -29,6 +30,8 @@ export interface AppDeps {
   logDestination?: DestinationStream;
   /** The built web app; read from dist/web-app/ when not given. */
   webApp?: WebApp;
+  /** How password attempts are checked; a few scrypt hashes at once when not given (tests count them). */
+  passwordCheck?: PasswordCheck;
 }
 
 /**
@@ -50,7 +53,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const shared = deps.shared ?? openSharedState(config, log);
   const services = createServices(config, deps.database, shared, log);
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
-  const redirects = createRedirects(config, deps.database, services, log);
+  const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
   const fastPath = redirectFastPath(redirects.pipeline);
 
   const app = Fastify({
@@ -83,10 +86,12 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   registerErrorHandling(app);
   refuseNonFiniteNumbers(app);
   registerApiDocs(app);
-  // Before the routes: the limits attach to the routes they concern as those are declared.
-  registerRateLimits(app, config, shared.counters);
+  // Before the routes: each route's declared limit attaches to it as it is declared.
+  registerRateLimits(app, config, { requests: shared.counters, passwords: shared.passwordCounters }, authenticate);
   // The API's routes, in a context of their own with CORS (redirects and pages have none).
   app.register(async (api) => {
+    // Every token is checked before anything else (limits included): an unknown one is 401 on every call.
+    api.addHook('onRequest', checkToken(authenticate));
     await api.register(cors, corsOptions(config));
     api.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
     api.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });

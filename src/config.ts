@@ -64,6 +64,10 @@ export interface Config {
   readonly rateLimitRead: number;
   /** Password attempts a minute per client address and protected link; 0: no limit. */
   readonly rateLimitPassword: number;
+  /** Password attempts a minute per client address, on all links together; 0: no limit. */
+  readonly rateLimitPasswordAddress: number;
+  /** Domain verifications (each a DNS query) a minute per token; 0: no limit. */
+  readonly rateLimitDomainVerify: number;
   /** ANONYMOUS_SHORTEN: whether callers without a token may make links at all. */
   readonly anonymousShorten: boolean;
   /** CORS_ORIGINS: the browser origins the API answers (`*`: any), never with credentials. */
@@ -138,6 +142,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitToken: integer(env, 'RATE_LIMIT_TOKEN', 600, 0, RATE_LIMIT_MAX),
     rateLimitRead: integer(env, 'RATE_LIMIT_READ', 1200, 0, RATE_LIMIT_MAX),
     rateLimitPassword: integer(env, 'RATE_LIMIT_PASSWORD', 10, 0, RATE_LIMIT_MAX),
+    rateLimitPasswordAddress: integer(env, 'RATE_LIMIT_PASSWORD_ADDRESS', 30, 0, RATE_LIMIT_MAX),
+    rateLimitDomainVerify: integer(env, 'RATE_LIMIT_DOMAIN_VERIFY', 5, 0, RATE_LIMIT_MAX),
     anonymousShorten: onOff('ANONYMOUS_SHORTEN', env.ANONYMOUS_SHORTEN?.trim() || 'on'),
     corsOrigins: corsOrigins(env.CORS_ORIGINS?.trim() || '*'),
     blocklistFile: existingFile('BLOCKLIST_FILE', env.BLOCKLIST_FILE?.trim()),

@@ -17,6 +17,7 @@ import type { Log } from './log.js';
 import { ClickCounter } from './redirect/click-counter.js';
 import { DomainRedirects } from './redirect/domain-redirects.js';
 import { LinkResolver } from './redirect/link-resolver.js';
+import type { PasswordCheck } from './redirect/password-check.js';
 import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
 import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeline.js';
@@ -79,6 +80,8 @@ export function createRedirects(
   database: Database,
   services: Pick<Services, 'changes' | 'domains' | 'retention' | 'blocklist'>,
   log: Log,
+  /** How a protected link's password is checked: a few at once (redirect/password-check.ts) when not given. */
+  passwordCheck?: PasswordCheck,
 ): Redirects {
   const { changes, domains, retention, blocklist } = services;
   const cache = new RedirectCache({
@@ -103,6 +106,7 @@ export function createRedirects(
     observers,
     domainRedirects,
     blocklist.hosts,
+    passwordCheck,
   );
   return {
     pipeline,

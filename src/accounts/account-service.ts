@@ -11,6 +11,8 @@ const DAY_MS = 86_400_000;
 export interface Caller {
   readonly accountId: number;
   readonly anonymous: boolean;
+  /** The bearer token the caller presented (its row id: rate limits count per token); none for the anonymous account. */
+  readonly tokenId?: number;
 }
 
 export class AccountService {
@@ -78,6 +80,6 @@ export class AccountService {
   async callerForToken(token: string): Promise<Caller | null> {
     const found = await this.store.tokenByHash(hashToken(token));
     if (!found || (found.expiresAt !== null && found.expiresAt <= Date.now())) return null;
-    return { accountId: found.accountId, anonymous: false };
+    return { accountId: found.accountId, anonymous: false, tokenId: found.id };
   }
 }

@@ -23,7 +23,7 @@ export function domainRoutes(domains: DomainService, authenticate: Authenticate)
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/shorten-domains', { schema: listDomainsSchema, serializerCompiler: documentedOnly }, async (request) => {
+    app.get('/shorten-domains', { schema: listDomainsSchema, serializerCompiler: documentedOnly, config: { limit: 'read' } }, async (request) => {
       const caller = await authenticate(request);
       // Every parameter has a default, which validation has filled in.
       return domains.list(caller, request.query as ListDomainsQuery);

@@ -5,9 +5,12 @@ import { BriefError } from '../errors.js';
 /**
  * Bearer token → caller. No Authorization header means the anonymous account; a
  * header that does not hold a valid, live token is 401 — never a silent fall-back.
+ * Asked once per request: the token check before the rate limits (checkToken) and the
+ * route's own call share the answer.
  */
 export function createAuthenticator(accounts: AccountService) {
-  return async function authenticate(request: FastifyRequest): Promise<Caller> {
+  const answered = new WeakMap<FastifyRequest, Promise<Caller>>();
+  const check = async (request: FastifyRequest): Promise<Caller> => {
     const header = request.headers.authorization;
     if (header === undefined) return accounts.anonymousCaller();
     const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(header);
@@ -15,6 +18,25 @@ export function createAuthenticator(accounts: AccountService) {
     const caller = await accounts.callerForToken(match[1]!);
     if (!caller) throw BriefError.unauthorized('Invalid, expired or revoked token');
     return caller;
+  };
+  return function authenticate(request: FastifyRequest): Promise<Caller> {
+    let caller = answered.get(request);
+    if (caller === undefined) {
+      caller = check(request);
+      answered.set(request, caller);
+    }
+    return caller;
+  };
+}
+
+/**
+ * The API's first hook: a request that sends a token is 401 unless the token is live, on every
+ * /v2 and /v3 call (those that need none too), before any rate limit counts it, so a made-up
+ * token neither gets an answer nor a counter of its own.
+ */
+export function checkToken(authenticate: Authenticate) {
+  return async function tokenCheck(request: FastifyRequest): Promise<void> {
+    if (request.headers.authorization !== undefined) await authenticate(request);
   };
 }
 

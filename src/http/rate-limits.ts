@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import rateLimit, { type FastifyRateLimitStore, normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
 import { clientAddress } from '../analytics/client-address.js';
@@ -6,70 +5,92 @@ import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import { TOO_MANY_ATTEMPTS } from '../redirect/redirect-answer.js';
 import type { CounterState, RateCounters } from '../shared-state/counters.js';
-import { OPENAPI_PATH } from './api-docs.js';
+import type { Authenticate } from './auth.js';
 import { errorResponse } from './error-schemas.js';
+
+/**
+ * The limit a route declares in its options (`config: { limit: 'read' }`), as Fastify's own examples do:
+ *
+ * - `links`: links made, RATE_LIMIT_ANON a minute per client address without a token, RATE_LIMIT_TOKEN per
+ *   token; a bulk call counts each of its items;
+ * - `read`: RATE_LIMIT_READ a minute per token, or per address without one;
+ * - `domain-verify`: RATE_LIMIT_DOMAIN_VERIFY a minute per token (each call is a DNS query);
+ * - `password`: a protected link's password form, RATE_LIMIT_PASSWORD_ADDRESS a minute per address on all
+ *   links and RATE_LIMIT_PASSWORD per address and link; over either the form's page answers 429.
+ *
+ * A route that declares none is not limited (redirects, pages, the API document).
+ */
+export type LimitPolicy = 'links' | 'read' | 'domain-verify' | 'password';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    limit?: LimitPolicy;
+  }
+}
 
 /** Every limit counts a minute (a fixed window per caller). */
 const WINDOW_MS = 60_000;
 
-/** The calls that make links, counted against RATE_LIMIT_ANON / RATE_LIMIT_TOKEN (HEAD is a GET). */
-const LINK_ROUTES = new Set(['GET /v2/shorten', 'GET /v3/shorten', 'POST /v3/shorten/bulk']);
-const PASSWORD_ROUTE = 'POST /:key';
-const API_ROUTE = /^\/v[23]\//;
-
 type Hook = onRequestHookHandler | preHandlerHookHandler;
 
+/** The counters: `requests` for the API's limits, `passwords` apart (no flood of API keys can evict them). */
+export interface LimitCounters {
+  readonly requests: RateCounters;
+  readonly passwords: RateCounters;
+}
+
 /**
- * The rate limits and ANONYMOUS_SHORTEN, added to the routes they concern as the routes are
- * declared (so features know nothing of them, and redirects, which never reach here, pay
- * nothing):
+ * The rate limits and ANONYMOUS_SHORTEN, added to each route by the limit it declares as the routes
+ * are declared (so features know nothing of them, and redirects, which never reach here, pay
+ * nothing). Who is counted: the token, by its id, once `authenticate` has found it live (the API
+ * checks every token first: a made-up one is 401 and counts nowhere); the client address without
+ * one.
  *
- * - links made: RATE_LIMIT_ANON a minute per client address without a token, RATE_LIMIT_TOKEN
- *   per token; a bulk call counts each of its items (a weighted count, so counted here on the
- *   same counters as the plugin's);
- * - every other /v2 and /v3 call: RATE_LIMIT_READ a minute per token or address
- *   (@fastify/rate-limit);
- * - password attempts (POST /{key}): RATE_LIMIT_PASSWORD a minute per address and link, over
- *   which the form's page answers 429 (@fastify/rate-limit's createRateLimit).
- *
- * The counters are `shared.counters`: in Redis when REDIS_URL is set (every instance shares
- * them), in this process otherwise or while Redis is down. Over a limit: 429
- * E_TOO_MANY_REQUESTS with Retry-After and RateLimit-Limit/-Remaining/-Reset (the IETF draft's
- * names); under it, the RateLimit-* headers. Each limited route's 429 is added to its API
- * document here too. Call before the routes are registered.
+ * The counters are in Redis when REDIS_URL is set (every instance shares them), in this process
+ * otherwise or while Redis is down. Over a limit: 429 E_TOO_MANY_REQUESTS with Retry-After and
+ * RateLimit-Limit/-Remaining/-Reset (the IETF draft's names); under it, the RateLimit-* headers.
+ * Each limited route's 429 is added to its API document here too. Call before the routes are
+ * registered.
  */
-export function registerRateLimits(app: FastifyInstance, config: Config, counters: RateCounters): void {
+export function registerRateLimits(app: FastifyInstance, config: Config, counters: LimitCounters, authenticate: Authenticate): void {
   const addressOf = clientAddress(config.trustProxy);
   /** The client's address, IPv6 by its /64 (one subscriber's network), as TRUST_PROXY says. */
   const address = (request: FastifyRequest) =>
     normalizeIP(addressOf(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
-  /** Who is counted: the token (hashed: no secret goes to Redis), or the address without one. */
-  const caller = (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    if (header === undefined) return `addr:${address(request)}`;
-    const token = header.replace(/^\s*bearer\s+/i, '').trim();
-    return `token:${createHash('sha256').update(token).digest('base64url').slice(0, 24)}`;
+  /** Who is counted: a live token by its id (no secret is ever a key), or the address without one. */
+  const caller = async (request: FastifyRequest) => {
+    const { tokenId } = await authenticate(request);
+    return tokenId === undefined ? `addr:${address(request)}` : `token:${tokenId}`;
   };
 
   app.register(rateLimit, {
     global: false,
-    store: counterStore(counters),
+    store: counterStore(counters.requests),
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) => BriefError.tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
-  let reads: Hook | undefined;
-  let passwords: ReturnType<FastifyInstance['createRateLimit']> | undefined;
+  /** A limit counted on the API's counters, `weight` a call; 429 in the error shape over it. */
+  const counted = (name: string, max: (request: FastifyRequest) => number, weight: (request: FastifyRequest) => number): preHandlerHookHandler =>
+    async function limit(request, reply) {
+      const limit = max(request);
+      if (limit === 0) return;
+      const state = await counters.requests.add(`${name}:${await caller(request)}`, weight(request), WINDOW_MS);
+      const retryAfter = limitHeaders(reply, limit, state);
+      if (retryAfter !== undefined) throw BriefError.tooManyRequests(retryAfter);
+    };
 
-  const linkLimit: preHandlerHookHandler = async (request, reply) => {
-    const anonymous = request.headers.authorization === undefined;
-    const max = anonymous ? config.rateLimitAnon : config.rateLimitToken;
-    if (max === 0) return;
-    const weight = Array.isArray(request.body) ? Math.max(1, request.body.length) : 1;
-    const state = await counters.add(`links:${caller(request)}`, weight, WINDOW_MS);
-    const retryAfter = limitHeaders(reply, max, state);
-    if (retryAfter !== undefined) throw BriefError.tooManyRequests(retryAfter);
-  };
+  const linkLimit = counted(
+    'links',
+    (request) => (request.headers.authorization === undefined ? config.rateLimitAnon : config.rateLimitToken),
+    (request) => (Array.isArray(request.body) ? Math.max(1, request.body.length) : 1),
+  );
+  const verifyLimit = counted(
+    'domain-verify',
+    () => config.rateLimitDomainVerify,
+    () => 1,
+  );
+  let reads: Hook | undefined;
 
   const refuseAnonymous: onRequestHookHandler = async (request) => {
     if (request.headers.authorization === undefined) {
@@ -77,46 +98,62 @@ export function registerRateLimits(app: FastifyInstance, config: Config, counter
     }
   };
 
+  /** Each attempt counts on the address's counter first, then (under that limit) on the address and link's. */
   const passwordLimit: preHandlerHookHandler = async (request, reply) => {
-    passwords ??= app.createRateLimit({
-      max: config.rateLimitPassword,
-      timeWindow: WINDOW_MS,
-      keyGenerator: (req) => `password:${address(req)}:${(req.headers.host ?? '').toLowerCase()}/${(req.params as { key: string }).key}`,
-    });
-    const result = await passwords(request);
-    if (result.isAllowed || !result.isExceeded) return;
-    reply.code(TOO_MANY_ATTEMPTS.status);
-    for (let i = 0; i < TOO_MANY_ATTEMPTS.headers.length; i += 2) reply.header(TOO_MANY_ATTEMPTS.headers[i]!, TOO_MANY_ATTEMPTS.headers[i + 1]);
-    limitHeaders(reply, result.max, { current: result.max + 1, ttlMs: result.ttl });
-    return reply.send(TOO_MANY_ATTEMPTS.body);
+    const from = address(request);
+    const link = `${(request.headers.host ?? '').toLowerCase()}/${(request.params as { key: string }).key}`;
+    const limits: Array<[key: string, max: number]> = [
+      [`password:${from}`, config.rateLimitPasswordAddress],
+      [`password:${from}:${link}`, config.rateLimitPassword],
+    ];
+    for (const [key, max] of limits) {
+      if (max === 0) continue;
+      const state = await counters.passwords.add(key, 1, WINDOW_MS);
+      if (state.current <= max) continue;
+      reply.code(TOO_MANY_ATTEMPTS.status);
+      for (let i = 0; i < TOO_MANY_ATTEMPTS.headers.length; i += 2) reply.header(TOO_MANY_ATTEMPTS.headers[i]!, TOO_MANY_ATTEMPTS.headers[i + 1]);
+      limitHeaders(reply, max, state);
+      return reply.send(TOO_MANY_ATTEMPTS.body);
+    }
   };
 
   app.addHook('onRoute', (route) => {
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => (m === 'HEAD' ? 'GET' : m));
-    const signatures = methods.map((method) => `${method} ${route.url}`);
-    if (signatures.includes(PASSWORD_ROUTE)) {
-      if (config.rateLimitPassword > 0) {
-        addHook(route, 'preHandler', passwordLimit);
-        document(route, 429, errorResponse(429), true);
-      }
-      return;
-    }
-    if (!API_ROUTE.test(route.url) || route.url === OPENAPI_PATH) return;
-    if (signatures.some((signature) => LINK_ROUTES.has(signature))) {
-      if (!config.anonymousShorten) {
-        addHook(route, 'onRequest', refuseAnonymous);
-        document(route, 401, errorResponse(401, { examples: 'unauthorizedShorten', description: UNAUTHORIZED_SHORTEN }));
-      }
-      if (config.rateLimitAnon > 0 || config.rateLimitToken > 0) {
-        addHook(route, 'preHandler', linkLimit);
-        document(route, 429, errorResponse(429));
-      }
-      return;
-    }
-    if (config.rateLimitRead > 0) {
-      reads ??= app.rateLimit({ max: config.rateLimitRead, timeWindow: WINDOW_MS, keyGenerator: (request) => `reads:${caller(request)}` });
-      addHook(route, 'onRequest', reads);
-      document(route, 429, errorResponse(429));
+    switch (route.config?.limit) {
+      case 'password':
+        if (config.rateLimitPassword > 0 || config.rateLimitPasswordAddress > 0) {
+          addHook(route, 'preHandler', passwordLimit);
+          document(route, 429, errorResponse(429), true);
+        }
+        return;
+      case 'links':
+        if (!config.anonymousShorten) {
+          addHook(route, 'onRequest', refuseAnonymous);
+          document(route, 401, errorResponse(401, { examples: 'unauthorizedShorten', description: UNAUTHORIZED_SHORTEN }));
+        }
+        if (config.rateLimitAnon > 0 || config.rateLimitToken > 0) {
+          addHook(route, 'preHandler', linkLimit);
+          document(route, 429, errorResponse(429));
+        }
+        return;
+      case 'domain-verify':
+        if (config.rateLimitDomainVerify > 0) {
+          addHook(route, 'preHandler', verifyLimit);
+          document(route, 429, errorResponse(429));
+        }
+        return;
+      case 'read':
+        if (config.rateLimitRead > 0) {
+          reads ??= app.rateLimit({
+            max: config.rateLimitRead,
+            timeWindow: WINDOW_MS,
+            keyGenerator: async (request) => `reads:${await caller(request)}`,
+          });
+          addHook(route, 'onRequest', reads);
+          document(route, 429, errorResponse(429));
+        }
+        return;
+      case undefined:
+        return;
     }
   });
 }
@@ -136,7 +173,9 @@ function document(route: RouteOptions, status: number, schema: object, html = fa
   if (!responses) return;
   responses[status] = html
     ? {
-        description: 'Over RATE_LIMIT_PASSWORD attempts a minute from one address on this link: a page saying so, with Retry-After.',
+        description:
+          'Over RATE_LIMIT_PASSWORD attempts a minute from one address on this link, or RATE_LIMIT_PASSWORD_ADDRESS from one ' +
+          'address on all links: a page saying so, with Retry-After.',
         content: { 'text/html': { schema: { type: 'string', contentMediaType: 'text/html' } } },
       }
     : schema;

@@ -37,7 +37,7 @@ export function linkRoutes(links: LinkService, authenticate: Authenticate) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/shorten', { schema: shortenSchema, serializerCompiler: documentedOnly }, async (request) => {
+    app.get('/shorten', { schema: shortenSchema, serializerCompiler: documentedOnly, config: { limit: 'links' } }, async (request) => {
       const caller = await authenticate(request);
       return links.shorten(caller, request.query);
     });
@@ -49,7 +49,10 @@ export function linkRoutes(links: LinkService, authenticate: Authenticate) {
         schema: deleteSchema,
         serializerCompiler: documentedOnly,
         // The document names the wildcard: DELETE /v2/links/{link}.
-        config: { swaggerTransform: ({ schema, url }) => ({ url: url.replace(/\*$/, '{link}'), schema: { ...schema, params: LinkParamDoc } }) },
+        config: {
+          limit: 'read',
+          swaggerTransform: ({ schema, url }) => ({ url: url.replace(/\*$/, '{link}'), schema: { ...schema, params: LinkParamDoc } }),
+        },
       },
       async (request) => {
         const caller = await authenticate(request);

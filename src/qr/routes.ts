@@ -23,7 +23,8 @@ const SVG_EXAMPLE =
 const qrSchema = {
   summary: 'A QR code of a URL',
   description:
-    'An SVG (the default) or PNG image of a QR code that encodes `url`. No token is needed and the URL is never fetched. ' +
+    'An SVG (the default) or PNG image of a QR code that encodes `url`. No token is needed (one that is sent must be live: ' +
+    'otherwise 401) and the URL is never fetched. ' +
     'The format is `format` when given, otherwise `image/png` when `Accept` prefers it to SVG, otherwise SVG ' +
     '(`application/xml` counts as SVG). Answers are cacheable for a day and carry a strong `ETag`; a matching ' +
     '`If-None-Match` answers 304. An empty parameter counts as not given.',
@@ -40,7 +41,7 @@ const qrSchema = {
       },
     },
     304: { description: 'Not Modified: `If-None-Match` names this image. No body.', type: 'null', headers: cachingHeaders },
-    ...errorResponses(400, 500),
+    ...errorResponses(400, 401, 500),
     422: errorResponse(422, { examples: 'qrValidation' }),
   },
 };
@@ -54,6 +55,7 @@ export function qrRoutes(qr = new QrService()) {
       {
         schema: qrSchema,
         serializerCompiler: documentedOnly,
+        config: { limit: 'read' },
         // As for /v2/shorten, an empty parameter (`width=`) counts as not given: its default applies.
         preValidation: async (request) => {
           const query = request.query as Record<string, unknown>;

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
-import { verifyPassword } from '../links/passwords.js';
 import type { LinkGuard, LinkTarget } from '../storage/stores.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
-import { BLOCKED, EXPIRED, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
+import { boundedPasswordCheck, type PasswordCheck } from './password-check.js';
+import { BLOCKED, EXPIRED, PASSWORD_CHECKS_BUSY, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
 
 /**
  * Something that sees every visit: a GET redirect to a live link (not HEAD, not a
@@ -36,6 +36,8 @@ export class RedirectPipeline {
     private readonly domains: { get(host: string): DomainRedirect | undefined; serves(host: string | undefined): boolean },
     /** Blocked destinations (abuse/blocked-hosts.ts): links to them answer as blocked links do. Asked only while not empty. */
     private readonly blockedHosts: { readonly size: number; coversUrl(url: string): boolean } = { size: 0, coversUrl: () => false },
+    /** Passwords against their hashes, a few at once (password-check.ts). */
+    private readonly checkPassword: PasswordCheck = boundedPasswordCheck(),
   ) {}
 
   /**
@@ -77,13 +79,17 @@ export class RedirectPipeline {
   /**
    * POST /{key} with the password of a protected link: 303 to the destination (and the
    * visit counts) when it is right, the form again with 403 when not. A link without a
-   * password answers as to a HEAD: its redirect, its 404 or its 410, and no visit.
+   * password answers as to a HEAD: its redirect, its 404 or its 410, and no visit. While too many
+   * checks wait already, 503 (a page with Retry-After), without a check.
    */
   async unlock(request: IncomingMessage, key: string, password: string | undefined): Promise<RedirectAnswer | undefined> {
     const target = this.served(request, LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null);
     const passwordHash = target?.guard?.passwordHash;
     if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, key, target);
-    if (!password || !(await verifyPassword(password, passwordHash))) return WRONG_PASSWORD;
+    if (!password) return WRONG_PASSWORD;
+    const right = await this.checkPassword(password, passwordHash);
+    if (right === 'busy') return PASSWORD_CHECKS_BUSY;
+    if (!right) return WRONG_PASSWORD;
     this.visit(target, request);
     return unlocked(target.url);
   }

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorMedia, errorResponses } from '../http/error-schemas.js';
-import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from './pages.js';
+import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_CHECKS_BUSY_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from './pages.js';
 import type { RedirectAnswer } from './redirect-answer.js';
 import type { RedirectPipeline } from './redirect-pipeline.js';
 
@@ -77,7 +77,13 @@ const unlockSchema = {
     403: { description: 'A wrong or missing password: the form again, with an error.', content: { 'text/html': html(WRONG_PASSWORD_PAGE) } },
     404: { description: 'An unknown or deleted link.', content: { 'text/html': html(NOT_FOUND_PAGE) } },
     410: { description: 'A blocked or expired link.', content: { 'text/html': html(EXPIRED_PAGE) } },
-    ...errorResponses(400, 500, 503),
+    ...errorResponses(400, 500),
+    503: {
+      description:
+        'Too many passwords are being checked on the server right now (a few run at once, a few more wait): a page ' +
+        'saying so, with `Retry-After: 1`, and no check. Or E_SERVICE_UNAVAILABLE: the database is unreachable.',
+      content: { 'text/html': html(PASSWORD_CHECKS_BUSY_PAGE), 'application/json': errorMedia('unavailable') },
+    },
   },
 };
 
@@ -136,10 +142,14 @@ export function redirectRoutes(pipeline: RedirectPipeline, homePage?: (request: 
     app.get('/:key', { schema: redirectSchema, serializerCompiler: documentedOnly }, async (request, reply) =>
       send(reply, await pipeline.answer(request.raw, request.params.key)),
     );
-    app.post('/:key', { schema: unlockSchema, serializerCompiler: documentedOnly, bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
-      const body = request.body as { password?: unknown } | undefined;
-      const password = typeof body?.password === 'string' ? body.password : undefined;
-      return send(reply, await pipeline.unlock(request.raw, request.params.key, password));
-    });
+    app.post(
+      '/:key',
+      { schema: unlockSchema, serializerCompiler: documentedOnly, bodyLimit: FORM_BODY_LIMIT, config: { limit: 'password' } },
+      async (request, reply) => {
+        const body = request.body as { password?: unknown } | undefined;
+        const password = typeof body?.password === 'string' ? body.password : undefined;
+        return send(reply, await pipeline.unlock(request.raw, request.params.key, password));
+      },
+    );
   };
 }

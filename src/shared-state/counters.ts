@@ -20,17 +20,21 @@ export interface RateCounters {
 }
 
 // Counters of callers not seen for a window fall out first; a flood of addresses costs
-// at most this many entries.
-const MAX_LOCAL_COUNTERS = 100_000;
+// at most this many entries (in each set of counters: see shared-state.ts).
+export const MAX_LOCAL_COUNTERS = 100_000;
 
 interface Window {
   count: number;
   endsAt: number;
 }
 
-/** Counters in this process: per instance. */
+/** Counters in this process: per instance, at most `max` of them (the least recently counted go first). */
 export class LocalCounters implements RateCounters {
-  private readonly windows = new LRUCache<string, Window>({ max: MAX_LOCAL_COUNTERS });
+  private readonly windows: LRUCache<string, Window>;
+
+  constructor(max = MAX_LOCAL_COUNTERS) {
+    this.windows = new LRUCache<string, Window>({ max });
+  }
 
   async add(key: string, amount: number, windowMs: number): Promise<CounterState> {
     return this.addNow(key, amount, windowMs);

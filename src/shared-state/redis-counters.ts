@@ -31,7 +31,6 @@ type CountingRedis = Redis & {
  */
 export class RedisCounters implements RateCounters {
   private readonly redis: CountingRedis;
-  private readonly local = new LocalCounters();
   private readonly prefix: string;
   private shared = true;
 
@@ -39,6 +38,8 @@ export class RedisCounters implements RateCounters {
     url: string,
     prefix: string,
     private readonly log: Log,
+    /** Where counters go while Redis cannot be reached. */
+    private readonly local = new LocalCounters(),
   ) {
     this.prefix = `${prefix}rate:`;
     // No offline queue: while disconnected a command fails at once, and is counted here.
@@ -47,7 +48,19 @@ export class RedisCounters implements RateCounters {
     this.redis = redis as CountingRedis;
   }
 
-  async add(key: string, amount: number, windowMs: number): Promise<CounterState> {
+  add(key: string, amount: number, windowMs: number): Promise<CounterState> {
+    return this.addTo(this.local, key, amount, windowMs);
+  }
+
+  /**
+   * The same counters in Redis (on the same connection), with a fall-back of their own while Redis
+   * cannot be reached: one that keys counted here cannot evict.
+   */
+  withFallback(local: LocalCounters): RateCounters {
+    return { add: (key, amount, windowMs) => this.addTo(local, key, amount, windowMs), ready: () => this.ready(), close: async () => {} };
+  }
+
+  private async addTo(local: LocalCounters, key: string, amount: number, windowMs: number): Promise<CounterState> {
     if (this.redis.status === 'ready') {
       try {
         const [current, ttlMs] = await this.redis.rateCount(this.prefix + key, amount, windowMs);
@@ -62,7 +75,7 @@ export class RedisCounters implements RateCounters {
     } else {
       this.fallBack(undefined);
     }
-    return this.local.addNow(key, amount, windowMs);
+    return local.addNow(key, amount, windowMs);
   }
 
   async ready(): Promise<void> {

@@ -68,13 +68,13 @@ export class SqlAccountStore implements AccountStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async tokenByHash(hash: string): Promise<{ accountId: number; expiresAt: number | null } | undefined> {
+  async tokenByHash(hash: string): Promise<{ id: number; accountId: number; expiresAt: number | null } | undefined> {
     const row = await this.connection.db
       .selectFrom('tokens')
-      .select(['account_id', 'expires_at'])
+      .select(['id', 'account_id', 'expires_at'])
       .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return row && { accountId: row.account_id, expiresAt: row.expires_at };
+    return row && { id: row.id, accountId: row.account_id, expiresAt: row.expires_at };
   }
 }

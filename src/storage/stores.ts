@@ -305,7 +305,7 @@ export interface AccountStore {
   /** Revokes a live token; false when there is none with this id. */
   revokeToken(id: number): Promise<boolean>;
   /** The owner and expiry of an unrevoked token, by its hash. */
-  tokenByHash(hash: string): Promise<{ accountId: number; expiresAt: number | null } | undefined>;
+  tokenByHash(hash: string): Promise<{ id: number; accountId: number; expiresAt: number | null } | undefined>;
 }
 
 export interface DomainRecord {

@@ -68,7 +68,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
     get: { 400: 'E_BAD_REQUEST', 404: 'E_ROUTE_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
   },
   '/v2/qrcode': {
-    get: { 400: 'E_BAD_REQUEST', 422: 'E_VALIDATION_ERROR', 429: 'E_TOO_MANY_REQUESTS', 500: 'E_INTERNAL_ERROR' },
+    get: { 400: 'E_BAD_REQUEST', 401: 'E_UNAUTHORIZED_ACCESS', 422: 'E_VALIDATION_ERROR', 429: 'E_TOO_MANY_REQUESTS', 500: 'E_INTERNAL_ERROR' },
   },
   '/v3/shorten/bulk': { post: V3_ERRORS },
   '/v3/shorten': { get: V3_ERRORS },
@@ -135,7 +135,14 @@ const isForeign = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref.trim()) || re
 
 describe('API document and reference page', () => {
   // The limits on (the document shows a 429 only where one can occur), and high enough for this suite.
-  const ctx = useTestApp('sqlite', { RATE_LIMIT_ANON: '10000', RATE_LIMIT_TOKEN: '10000', RATE_LIMIT_READ: '10000', RATE_LIMIT_PASSWORD: '10000' });
+  const ctx = useTestApp('sqlite', {
+    RATE_LIMIT_ANON: '10000',
+    RATE_LIMIT_TOKEN: '10000',
+    RATE_LIMIT_READ: '10000',
+    RATE_LIMIT_PASSWORD: '10000',
+    RATE_LIMIT_PASSWORD_ADDRESS: '10000',
+    RATE_LIMIT_DOMAIN_VERIFY: '10000',
+  });
   let doc: Json;
   let owner: TestAccount;
 

@@ -32,7 +32,14 @@ export function request(
   });
 }
 
-const NO_RATE_LIMITS = { RATE_LIMIT_ANON: '0', RATE_LIMIT_TOKEN: '0', RATE_LIMIT_READ: '0', RATE_LIMIT_PASSWORD: '0' };
+const NO_RATE_LIMITS = {
+  RATE_LIMIT_ANON: '0',
+  RATE_LIMIT_TOKEN: '0',
+  RATE_LIMIT_READ: '0',
+  RATE_LIMIT_PASSWORD: '0',
+  RATE_LIMIT_PASSWORD_ADDRESS: '0',
+  RATE_LIMIT_DOMAIN_VERIFY: '0',
+};
 
 export class ServerProcess {
   private output = '';

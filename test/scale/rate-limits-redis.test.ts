@@ -4,12 +4,14 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { eventually, freePort } from '../scale-support/server-process.js';
 import { TcpProxy } from '../scale-support/tcp-proxy.js';
 import { TEST_REDIS_URL, uniqueName } from '../scale-support/test-services.js';
-import { TEST_ENV } from '../support/app.js';
+import { BASE_HOST, TEST_ENV } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 type App = ReturnType<typeof buildApp> & { logs: string[] };
@@ -98,6 +100,53 @@ if (TEST_REDIS_URL) {
       }
       const [other] = await pair({ REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `${prefix}other:`, RATE_LIMIT_ANON: '4' });
       assert.equal((await shorten(other, '192.0.2.10')).statusCode, 200);
+    });
+
+    it('counts a token by its id on both instances, a made-up token nowhere, and password attempts across instances', async () => {
+      const prefix = `${uniqueName('brief_test')}:`;
+      const [a, b] = await pair({
+        REDIS_URL: TEST_REDIS_URL!,
+        REDIS_PREFIX: prefix,
+        RATE_LIMIT_READ: '3',
+        RATE_LIMIT_PASSWORD: '10',
+        RATE_LIMIT_PASSWORD_ADDRESS: '2',
+      });
+      const accounts = new AccountService(db.database.accounts);
+      const { token, record } = await accounts.createToken((await accounts.create(uniqueName('redis_token'))).name);
+      const qr = `/v2/qrcode?url=${encodeURIComponent('https://example.com/')}`;
+      for (let i = 0; i < 5; i++) {
+        const res = await a.inject({ url: qr, remoteAddress: '192.0.2.40', headers: { authorization: `Bearer junk${i}` } });
+        assert.equal(res.statusCode, 401);
+      }
+      const redis = new Redis(TEST_REDIS_URL!);
+      try {
+        assert.deepEqual(await redis.keys(`${prefix}*`), [], 'a made-up token makes no key');
+        const remaining: string[] = [];
+        for (const [app, address] of [
+          [a, '192.0.2.41'],
+          [b, '192.0.2.42'],
+        ] as const) {
+          const res = await app.inject({ url: qr, remoteAddress: address, headers: { authorization: `Bearer ${token}` } });
+          assert.equal(res.statusCode, 200);
+          remaining.push(String(res.headers['ratelimit-remaining']));
+        }
+        assert.deepEqual(remaining, ['2', '1']);
+        assert.deepEqual(await redis.keys(`${prefix}*`), [`${prefix}rate:reads:token:${record.id}`], 'the key names the token by its id only');
+        // RATE_LIMIT_PASSWORD_ADDRESS is counted across instances too.
+        const attempt = (app: App) =>
+          app.inject({
+            method: 'POST',
+            url: '/nosuchlink',
+            remoteAddress: '192.0.2.43',
+            headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded' },
+            payload: 'password=wrong',
+          });
+        assert.equal((await attempt(a)).statusCode, 404);
+        assert.equal((await attempt(b)).statusCode, 404);
+        assert.equal((await attempt(a)).statusCode, 429);
+      } finally {
+        redis.disconnect();
+      }
     });
 
     it('falls back to per-instance counts while Redis is gone, and shares again once it is back', async () => {

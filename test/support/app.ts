@@ -29,6 +29,8 @@ export const TEST_ENV: Record<string, string> = {
   RATE_LIMIT_TOKEN: '0',
   RATE_LIMIT_READ: '0',
   RATE_LIMIT_PASSWORD: '0',
+  RATE_LIMIT_PASSWORD_ADDRESS: '0',
+  RATE_LIMIT_DOMAIN_VERIFY: '0',
 };
 
 export interface TestAccount {

@@ -134,6 +134,8 @@ describe('rate limit and abuse settings', () => {
     assert.equal(config.rateLimitToken, 600);
     assert.equal(config.rateLimitRead, 1200);
     assert.equal(config.rateLimitPassword, 10);
+    assert.equal(config.rateLimitPasswordAddress, 30);
+    assert.equal(config.rateLimitDomainVerify, 5);
     assert.equal(config.anonymousShorten, true);
     assert.equal(config.corsOrigins, '*');
     assert.equal(config.blocklistFile, undefined);
@@ -145,12 +147,22 @@ describe('rate limit and abuse settings', () => {
       RATE_LIMIT_TOKEN: '5',
       RATE_LIMIT_READ: '0',
       RATE_LIMIT_PASSWORD: '3',
+      RATE_LIMIT_PASSWORD_ADDRESS: '0',
+      RATE_LIMIT_DOMAIN_VERIFY: '7',
       ANONYMOUS_SHORTEN: 'off',
       CORS_ORIGINS: 'https://App.example, http://localhost:5173/',
     });
     assert.deepEqual(
-      [config.rateLimitAnon, config.rateLimitToken, config.rateLimitRead, config.rateLimitPassword, config.anonymousShorten],
-      [0, 5, 0, 3, false],
+      [
+        config.rateLimitAnon,
+        config.rateLimitToken,
+        config.rateLimitRead,
+        config.rateLimitPassword,
+        config.rateLimitPasswordAddress,
+        config.rateLimitDomainVerify,
+        config.anonymousShorten,
+      ],
+      [0, 5, 0, 3, 0, 7, false],
     );
     assert.deepEqual(config.corsOrigins, ['https://app.example', 'http://localhost:5173']);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-config-')), 'blocklist.txt');
@@ -164,6 +176,9 @@ describe('rate limit and abuse settings', () => {
     fails({ RATE_LIMIT_TOKEN: 'many' }, 'RATE_LIMIT_TOKEN');
     fails({ RATE_LIMIT_READ: '1.5' }, 'RATE_LIMIT_READ');
     fails({ RATE_LIMIT_PASSWORD: '10000000000' }, 'RATE_LIMIT_PASSWORD');
+    fails({ RATE_LIMIT_PASSWORD_ADDRESS: 'thirty' }, 'RATE_LIMIT_PASSWORD_ADDRESS');
+    fails({ RATE_LIMIT_PASSWORD_ADDRESS: '-1' }, 'RATE_LIMIT_PASSWORD_ADDRESS');
+    fails({ RATE_LIMIT_DOMAIN_VERIFY: '2.5' }, 'RATE_LIMIT_DOMAIN_VERIFY');
     fails({ ANONYMOUS_SHORTEN: 'no' }, 'ANONYMOUS_SHORTEN');
     fails({ CORS_ORIGINS: 'app.example' }, 'CORS_ORIGINS');
     fails({ CORS_ORIGINS: 'https://app.example/path' }, 'CORS_ORIGINS');

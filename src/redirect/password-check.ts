@@ -1,0 +1,30 @@
+import pLimit from 'p-limit';
+import { verifyPassword } from '../links/passwords.js';
+
+/**
+ * Password checks running at once, at most: each is a scrypt hash (~90 ms) on libuv's thread pool,
+ * whose four threads file reads, DNS lookups and compression need too; two always stay free for them.
+ */
+export const CHECKS_AT_ONCE = 2;
+/** Checks waiting for their turn, at most (under a second's wait at ~90 ms a check, two at a time); beyond, busy. */
+export const CHECKS_WAITING = 16;
+
+/** True or false for a password against a link's stored hash, or `busy` when too many checks wait already. */
+export type PasswordCheck = (password: string, stored: string) => Promise<boolean | 'busy'>;
+
+/**
+ * The redirect pipeline's password check, bounded: however many wrong passwords arrive, at most
+ * `atOnce` hashes run and `waiting` wait; any more is answered busy at once, without a hash.
+ * `verify` is the hash comparison (tests count what runs through it).
+ */
+export function boundedPasswordCheck(
+  options: { atOnce?: number; waiting?: number; verify?: (password: string, stored: string) => Promise<boolean> } = {},
+): PasswordCheck {
+  const { atOnce = CHECKS_AT_ONCE, waiting = CHECKS_WAITING, verify = verifyPassword } = options;
+  const limit = pLimit(atOnce);
+  return async (password, stored) => {
+    // p-limit moves a check from waiting to running in one step, so this count is exact.
+    if (limit.pendingCount >= waiting && limit.activeCount >= atOnce) return 'busy';
+    return limit(verify, password, stored);
+  };
+}
