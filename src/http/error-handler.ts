@@ -26,6 +26,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const invalid = fromSchemaErrors((error as FastifyError).validation as unknown as AjvError[]);
       return reply.code(statusOf(invalid)).send(errorBody(invalid));
     }
+    if (isClientAbort(error, request)) {
+      // The client went away mid-body (its socket's reset, not the database's): nobody to answer.
+      request.log.info({ code: (error as NodeJS.ErrnoException).code }, 'client closed the connection before its request arrived whole');
+      return reply.code(400).send(httpError('E_BAD_REQUEST', 'The request body did not arrive whole'));
+    }
     if (isConnectionError(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       const unavailable = BriefError.unavailable();
@@ -45,6 +50,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return reply.code(404).headers(HTML_PAGE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   });
+}
+
+/**
+ * An error of the request's own stream: node:http destroys it with `ECONNRESET` ("aborted") when
+ * the client's socket closes before the body is whole, and Fastify's body reader hands that error
+ * on as it is. The same code from pg or ioredis is the database's, and does not come from here.
+ */
+function isClientAbort(error: unknown, request: FastifyRequest): boolean {
+  return error !== null && error !== undefined && request.raw.errored === error;
 }
 
 /** Under the API's prefixes every answer is JSON, an unknown path's too (clients parse every response). */
