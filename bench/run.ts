@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     redirectLinksRatio: only ? 0 : round(byName('redirect cold').requestsPerSecond / byName('redirect cold 1k').requestsPerSecond, 3),
     rssBytes: rss,
     rssMB: round(rss / 1048576, 1),
-    analyticsDroppedVisits: serverEnv.ANALYTICS && serverEnv.ANALYTICS !== 'off' ? droppedVisits(servers.brief) : undefined,
+    analyticsDroppedVisits: serverEnv.ANALYTICS !== 'off' ? droppedVisits(servers.brief) : undefined,
     sqlite: { preloaded, afterRun: stored },
     preloadSeconds,
     processProbes: Object.fromEntries(Object.entries(picked).map(([name, { probes }]) => [name, probes])),

@@ -39,6 +39,9 @@ const serializers = {
   req: (request: FastifyRequest) => ({ method: request.method, url: request.url, host: request.host }),
 };
 
+/** node:http's switch for half-open connections, a public field its typings leave out. */
+type HalfOpenServer = http.Server & { httpAllowHalfOpen: boolean };
+
 /** Builds the HTTP application without listening; tests drive it with app.inject(). */
 export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   // Fastify's logger, made first so the services can log through it too.
@@ -58,6 +61,10 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
         if (!refuseMissingHost(req, res) && !fastPath(req, res)) handler(req, res);
       });
       server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes
+      // A client that half-closes its side (shutdown(SHUT_WR)) after a whole request still gets
+      // its answer: node:http would otherwise end the socket under a request still in flight
+      // (one waiting on the database, say). The socket is closed after the last answer.
+      (server as HalfOpenServer).httpAllowHalfOpen = true;
       server.on('connect', connectRefusal);
       return server;
     },

@@ -127,7 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 600_000),
     changePollMs: integer(env, 'CHANGE_POLL_MS', 500, 10, 60_000),
     // Off until recording costs the redirect what issue 13 allows (docs/benchmarks.md, "What holds now").
-    analytics: analyticsLevel(env.ANALYTICS?.trim() || 'off'),
+    analytics: analyticsLevel(env.ANALYTICS?.trim() || 'full'),
     trustProxy: trustProxy(env.TRUST_PROXY?.trim() ?? ''),
     analyticsBufferMax: integer(env, 'ANALYTICS_BUFFER_MAX', 100_000, 1, 100_000_000),
     analyticsRetentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 400, 1, 100_000),

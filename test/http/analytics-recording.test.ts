@@ -158,6 +158,14 @@ for (const dialect of dialects) {
       assert.equal((await visitsOf({ TRUST_PROXY: '1' }, [forwarded])).rows[0]!.country, 'US');
     });
 
+    it('records every dimension with no ANALYTICS setting (full is the default)', async () => {
+      // An empty value is an unset one (config.ts), which overrides the test environment's `full`.
+      const visits = await visitsOf({ ANALYTICS: '' }, [{ headers: { 'user-agent': AGENTS.chrome, 'accept-language': 'fr-FR' } }]);
+      assert.equal(visits.rows.length, 1);
+      assert.equal(visits.rows[0]!.browser, 'Chrome');
+      assert.equal(visits.rows[0]!.language, 'fr-fr');
+    });
+
     it('ANALYTICS=minimal keeps the time, the link and the bot name only; ANALYTICS=off records nothing', async () => {
       const visits: Array<{ headers: Record<string, string> }> = [
         { headers: { 'user-agent': AGENTS.chrome, 'x-forwarded-for': US_ADDRESS } },

@@ -80,7 +80,7 @@ describe('loadConfig', () => {
 describe('analytics settings', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    assert.equal(config.analytics, 'off');
+    assert.equal(config.analytics, 'full');
     assert.deepEqual(config.trustProxy, { kind: 'off' });
     assert.equal(config.analyticsBufferMax, 100_000);
     assert.equal(config.geoipCityDb, undefined);
