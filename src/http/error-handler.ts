@@ -27,8 +27,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(statusOf(invalid)).send(errorBody(invalid));
     }
     if (isClientAbort(error, request)) {
-      // The client went away mid-body (its socket's reset, not the database's): nobody to answer.
-      request.log.info({ code: (error as NodeJS.ErrnoException).code }, 'client closed the connection before its request arrived whole');
+      // The connection closed mid-body (the client's reset, not the database's, or BODY_TIMEOUT_MS
+      // cut it with a 408 already written): nobody to answer.
+      const reason = (request.raw.socket?.errored as NodeJS.ErrnoException | null | undefined)?.code ?? (error as NodeJS.ErrnoException).code;
+      request.log.info({ reason }, 'the connection closed before the request arrived whole');
       return reply.code(400).send(httpError('E_BAD_REQUEST', 'The request body did not arrive whole'));
     }
     if (isConnectionError(error)) {
@@ -141,7 +143,9 @@ export function refuseMissingHost(request: IncomingMessage, response: ServerResp
 /** Writes an error answer in the documented shape straight on a socket that Fastify never saw. */
 function refuseOnSocket(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(httpError('E_BAD_REQUEST', message));
-  if (socket.writable) {
+  // Not in the middle of an answer already begun (its bytes would corrupt it): then only the close says it.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (socket.writable && !answering) {
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -50,7 +50,7 @@ async function settle(check: () => boolean): Promise<boolean> {
 }
 
 const unavailable = (line: Record<string, unknown>) => line.msg === 'database unavailable';
-const aborted = (line: Record<string, unknown>) => line.msg === 'client closed the connection before its request arrived whole';
+const aborted = (line: Record<string, unknown>) => line.msg === 'the connection closed before the request arrived whole';
 
 describe('an upload the client aborts', () => {
   let db: TestDatabase;
