@@ -7,6 +7,7 @@ import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { checkToken, createAuthenticator, createWorkspaceCaller } from './http/auth.js';
+import { capConnections, requestTimeouts } from './http/connection-limits.js';
 import { cors, corsOptions } from './http/cors.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
 import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
@@ -60,7 +61,8 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     // Redirects the pipeline can answer at once are answered before Fastify (redirect/fast-path.ts).
     serverFactory: (handler) => {
       // requireHostHeader off: refuseMissingHost answers in the documented shape instead of node:http's bare 400.
-      const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+      // requestTimeouts: how long a request may take to arrive (BODY_TIMEOUT_MS).
+      const server = http.createServer({ requireHostHeader: false, ...requestTimeouts(config) }, (req, res) => {
         if (!refuseMissingHost(req, res) && !fastPath(req, res)) handler(req, res);
       });
       server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes
@@ -69,6 +71,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
       // (one waiting on the database, say). The socket is closed after the last answer.
       (server as HalfOpenServer).httpAllowHalfOpen = true;
       server.on('connect', connectRefusal);
+      capConnections(server, config, log);
       return server;
     },
     loggerInstance: log,

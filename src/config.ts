@@ -28,6 +28,10 @@ export type TrustProxy =
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /** BODY_TIMEOUT_MS: the longest a request may take to arrive whole, headers and body, from its first byte (else 408). */
+  readonly bodyTimeoutMs: number;
+  /** MAX_CONNECTIONS: open client connections at most; past it new ones are closed at once. */
+  readonly maxConnections: number;
   readonly defaultDomain: ShortDomain;
   /** Public domains from configuration, the default one first. */
   readonly publicDomains: readonly ShortDomain[];
@@ -116,6 +120,8 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port,
     host: env.HOST?.trim() || '0.0.0.0',
+    bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     defaultDomain,
     publicDomains: Object.freeze(publicDomains),
     database: databaseTarget(env.DATABASE_URL?.trim() || 'sqlite:./data/brief.db'),

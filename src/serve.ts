@@ -1,14 +1,19 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openMigratedDatabase } from './services.js';
+import { databaseFilesOpenToOthers, openMigratedDatabase } from './services.js';
 
 /**
  * `brief serve`: migrate, listen, and on SIGTERM/SIGINT stop accepting, let in-flight
  * requests finish, flush clicks, close the database and exit 0.
  */
 export async function serve(config: Config): Promise<void> {
+  // Looked at before the database opens: what exists already (what Brief creates is private).
+  const openToOthers = databaseFilesOpenToOthers(config);
   const database = await openMigratedDatabase(config);
   const app = buildApp(config, { database });
+  for (const { path, mode } of openToOthers) {
+    app.log.warn({ path, mode }, 'other users of this machine can open the database here: chmod 700 its folder and 600 its files');
+  }
   // A promise nobody awaited that failed (a dropped connection, say) is a bug to log,
   // not a reason to stop serving every other request.
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection'));

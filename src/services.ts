@@ -27,6 +27,7 @@ import { type Database, openDatabase } from './storage/database.js';
 export type { Database } from './storage/database.js';
 
 import { migrateToLatest } from './storage/migrate.js';
+import { filesOpenToOthers, type OpenPath } from './storage/sqlite/file-modes.js';
 
 /** Opens the configured database and brings its schema up to date. */
 export async function openMigratedDatabase(config: Config, poolMax = config.databasePoolMax): Promise<Database> {
@@ -38,6 +39,11 @@ export async function openMigratedDatabase(config: Config, poolMax = config.data
     throw error;
   }
   return database;
+}
+
+/** SQLite: the database's folder and files that other users of the machine may open (`serve` warns of them). */
+export function databaseFilesOpenToOthers(config: Config): OpenPath[] {
+  return config.database.kind === 'sqlite' ? filesOpenToOthers(config.database.path) : [];
 }
 
 export interface Services {

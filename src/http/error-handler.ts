@@ -26,6 +26,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const invalid = fromSchemaErrors((error as FastifyError).validation as unknown as AjvError[]);
       return reply.code(statusOf(invalid)).send(errorBody(invalid));
     }
+    if (isClientAbort(error, request)) {
+      // The connection closed mid-body (the client's reset, not the database's, or BODY_TIMEOUT_MS
+      // cut it with a 408 already written): nobody to answer.
+      const reason = (request.raw.socket?.errored as NodeJS.ErrnoException | null | undefined)?.code ?? (error as NodeJS.ErrnoException).code;
+      request.log.info({ reason }, 'the connection closed before the request arrived whole');
+      return reply.code(400).send(httpError('E_BAD_REQUEST', 'The request body did not arrive whole'));
+    }
     if (isConnectionError(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       const unavailable = BriefError.unavailable();
@@ -45,6 +52,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return reply.code(404).headers(HTML_PAGE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   });
+}
+
+/**
+ * An error of the request's own stream: node:http destroys it with `ECONNRESET` ("aborted") when
+ * the client's socket closes before the body is whole, and Fastify's body reader hands that error
+ * on as it is. The same code from pg or ioredis is the database's, and does not come from here.
+ */
+function isClientAbort(error: unknown, request: FastifyRequest): boolean {
+  return error !== null && error !== undefined && request.raw.errored === error;
 }
 
 /** Under the API's prefixes every answer is JSON, an unknown path's too (clients parse every response). */
@@ -127,7 +143,9 @@ export function refuseMissingHost(request: IncomingMessage, response: ServerResp
 /** Writes an error answer in the documented shape straight on a socket that Fastify never saw. */
 function refuseOnSocket(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(httpError('E_BAD_REQUEST', message));
-  if (socket.writable) {
+  // Not in the middle of an answer already begun (its bytes would corrupt it): then only the close says it.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (socket.writable && !answering) {
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import { type SqliteBackground, startSqliteBackground } from './sqlite/background.js';
+import { createPrivateFiles, isDatabaseFile } from './sqlite/file-modes.js';
 import { openSqliteReader } from './sqlite/reader.js';
 import { withStatementCache } from './sqlite/statement-cache.js';
 import { WAL_SIZE_LIMIT_BYTES } from './sqlite/wal-restart.js';
@@ -77,7 +76,7 @@ function openPostgres(url: string, options: ConnectionOptions): Connection {
 }
 
 function openSqlite(file: string): Connection {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (isDatabaseFile(file)) createPrivateFiles(file);
   const sqlite = new SQLite(file);
   // WAL with synchronous=FULL: a committed write is on disk before it is acknowledged.
   sqlite.pragma('journal_mode = WAL');
@@ -92,7 +91,7 @@ function openSqlite(file: string): Connection {
   // a bulk create's CPU, decision 0014); in memory it is bounded by the pages one commit changes.
   sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  const background = isFile(file) ? startSqliteBackground(sqlite, file) : undefined;
+  const background = isDatabaseFile(file) ? startSqliteBackground(sqlite, file) : undefined;
   const batcher = new WriteBatcher(db, sqlite, background?.priority);
   let reader: SQLite.Database | undefined;
   return {
@@ -100,7 +99,7 @@ function openSqlite(file: string): Connection {
     db,
     write: (work) => batcher.run(work),
     writeSqlite: (work) => batcher.runOnConnection(work),
-    reader: isFile(file) ? () => (reader ??= openSqliteReader(file)) : undefined,
+    reader: isDatabaseFile(file) ? () => (reader ??= openSqliteReader(file)) : undefined,
     background,
     close: async () => {
       await batcher.drain();
@@ -109,9 +108,4 @@ function openSqlite(file: string): Connection {
       await db.destroy();
     },
   };
-}
-
-/** False for the in-memory databases, which have no file a second connection could open. */
-function isFile(file: string): boolean {
-  return file !== '' && file !== ':memory:' && !file.startsWith('file:');
 }

@@ -220,3 +220,21 @@ describe('loadConfig: ALLOW_URL_CREDENTIALS (decision 0017)', () => {
     for (const value of ['yes', 'true', '1', 'ON']) fails({ ALLOW_URL_CREDENTIALS: value }, 'ALLOW_URL_CREDENTIALS');
   });
 });
+
+describe('loadConfig: connection limits (decision 0020)', () => {
+  it('has the documented defaults: 30 s for a request to arrive, 10,000 connections', () => {
+    const config = loadConfig({});
+    assert.equal(config.bodyTimeoutMs, 30_000);
+    assert.equal(config.maxConnections, 10_000);
+  });
+
+  it('reads BODY_TIMEOUT_MS and MAX_CONNECTIONS', () => {
+    assert.equal(loadConfig({ BODY_TIMEOUT_MS: '1000' }).bodyTimeoutMs, 1000);
+    assert.equal(loadConfig({ MAX_CONNECTIONS: '50000' }).maxConnections, 50_000);
+  });
+
+  it('throws a one-line ConfigError naming the variable for each bad value', () => {
+    for (const value of ['0', '999', '3600001', '30s', '-1', '1.5']) fails({ BODY_TIMEOUT_MS: value }, 'BODY_TIMEOUT_MS');
+    for (const value of ['0', '1000001', 'many', '-5']) fails({ MAX_CONNECTIONS: value }, 'MAX_CONNECTIONS');
+  });
+});
