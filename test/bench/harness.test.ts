@@ -10,7 +10,9 @@ import { promisify } from 'node:util';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-test('npm run bench -- --smoke writes a result for every scenario, without errors, with the generator\'s CPU share', { timeout: 150_000 }, async () => {
+test("npm run bench -- --smoke writes a result for every scenario, without errors, with the generator's CPU share", {
+  timeout: 150_000,
+}, async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-test-')), 'result.json');
   await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', out], { cwd: ROOT, timeout: 140_000 });
   const result = JSON.parse(fs.readFileSync(out, 'utf8'));
