@@ -1,4 +1,5 @@
 // The only place the app talks to the server: Brief's own API (v2, v3), same origin, the token in a header.
+import { itemField } from './item-field';
 import { currentToken } from './session';
 
 /** One field's problem, as the API names it. */
@@ -144,17 +145,6 @@ export interface NewLink {
 }
 
 type BulkAnswer = { shortLink: string; slug: string; domain: string; url: string } | { url: string; error: string; message: string };
-
-/**
- * The field a bulk item's problem is about. A request refused as a whole names it `0.password` (the first item's);
- * an item refused on its own carries only the API's message, which names its field the API's way ("The slug field…",
- * "The slug has already been taken", "The selected domain is invalid").
- */
-export function itemField(text: string): string | undefined {
-  const named = /^(?:\[?0\]?[./])?(url|slug|domain|comment|password|expiredAt)$/.exec(text.replace(/^\//, ''));
-  if (named) return named[1];
-  return /^The (?:selected )?(url|slug|domain|comment|password|expiredAt)\b/.exec(text)?.[1];
-}
 
 /** One link through POST /v3/shorten/bulk (one item), so that a password is sent in the body; its errors as the form's. */
 async function shortenInBody(input: NewLink): Promise<Shortened> {
