@@ -78,6 +78,8 @@ describe('web app serving', () => {
       assert.equal(html.replace(`<meta name="brief-analytics" content="${analytics}">`, ''), webApp.index!.toString(), 'nothing else changed');
     }
     assert.equal(withServerFacts({ dir: webApp.dir, index: undefined }, { analytics: 'off' }).index, undefined, 'no app, no page');
+    const headless = Buffer.from('<p>no head</p>');
+    assert.equal(withServerFacts({ dir: webApp.dir, index: headless }, { analytics: 'off' }).index, headless, 'a page without a head is left as it is');
   });
 
   it('has a policy without inline script or style, framing or another host', () => {
