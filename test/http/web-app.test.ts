@@ -79,7 +79,11 @@ describe('web app serving', () => {
     }
     assert.equal(withServerFacts({ dir: webApp.dir, index: undefined }, { analytics: 'off' }).index, undefined, 'no app, no page');
     const headless = Buffer.from('<p>no head</p>');
-    assert.equal(withServerFacts({ dir: webApp.dir, index: headless }, { analytics: 'off' }).index, headless, 'a page without a head is left as it is');
+    assert.equal(
+      withServerFacts({ dir: webApp.dir, index: headless }, { analytics: 'off' }).index,
+      headless,
+      'a page without a head is left as it is',
+    );
   });
 
   it('has a policy without inline script or style, framing or another host', () => {
