@@ -21,6 +21,7 @@ import { redirectRoutes } from './redirect/routes.js';
 import { createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
 import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
+import { withServerFacts } from './web/server-facts.js';
 
 export interface AppDeps {
   /** An open, migrated database. The app does not close it: whoever opened it does. */
@@ -104,7 +105,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
   });
-  const webApp = deps.webApp ?? loadWebApp();
+  const webApp = withServerFacts(deps.webApp ?? loadWebApp(), config);
   app.register(webAppRoutes(webApp, config.defaultDomain.hostname));
   app.register(redirectRoutes(redirects.pipeline, appPage(webApp, config.defaultDomain.hostname)));
 

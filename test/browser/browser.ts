@@ -1,13 +1,14 @@
 // Real Chromium (Debian's /usr/bin/chromium, installed by .ci/run) driven by playwright-core, against the
 // built server started as a process; axe-core run inside the page; screenshots for people to look at.
 
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -19,6 +20,9 @@ export const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 900 },
 ] as const;
+
+/** How long one step (a click, a wait for an element) may take. */
+export const STEP_MS = 15_000;
 
 export function launchChromium(): Promise<Browser> {
   // Playwright gives each launch a fresh, temporary profile (its --user-data-dir) and removes it on close.
@@ -65,6 +69,61 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
   return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * A fresh browser context at one width, with the clipboard allowed for `origin`, every URL it requests noted,
+ * and no script error or CSP violation allowed in its console (checked when the page closes).
+ */
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  size: (typeof WIDTHS)[number],
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<{ context: BrowserContext; page: Page; urls: string[] }> {
+  // Chromium's headless user agent says "HeadlessChrome", which Brief rightly counts as a bot: a person's browser says Chrome.
+  const userAgent = personUserAgent(browser);
+  const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme, locale: 'en-GB', userAgent });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+  });
+  page.on('close', () => assert.deepEqual(errors, [], 'no script error and no CSP violation in the console'));
+  return { context, page, urls };
+}
+
+/** The user agent of an ordinary Chrome of the launched version: a person, for Brief's analytics. */
+export const personUserAgent = (browser: Browser) =>
+  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
+
+/** No serious or critical axe violation, and nothing wider than the window. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  const violations = await axeViolations(page);
+  assert.deepEqual(
+    violations.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `${what}: axe found serious or critical violations`,
+  );
+  // Responsive: nothing wider than the window, so a phone never scrolls sideways.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${what}: ${overflow} px wider than the window`);
+}
+
+/** Polls `check` (reloading the page between tries) until it holds: figures arrive after a flush. */
+export async function eventually(page: Page, check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 300));
+    await page.reload();
+  }
+  await screenshot(page, 'failed-eventually');
+  assert.fail(`never happened: ${what}`);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

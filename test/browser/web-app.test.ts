@@ -10,42 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import jsQRModule from 'jsqr';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
-import { axeViolations, launchChromium, SCREENSHOTS, screenshot, startDestination, WIDTHS } from './browser.js';
+import { assertAccessible, eventually, launchChromium, openPage, SCREENSHOTS, STEP_MS, screenshot, startDestination, WIDTHS } from './browser.js';
 
 // jsqr is CommonJS whose exports are the function with itself as `default`; NodeNext types see only the latter.
 const jsQR = jsQRModule.default;
 
-const STEP_MS = 15_000;
-
 function decodeQr(png: Buffer): string | undefined {
   const image = PNG.sync.read(png);
   return jsQR(new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length), image.width, image.height)?.data;
-}
-
-async function assertAccessible(page: Page, what: string): Promise<void> {
-  const violations = await axeViolations(page);
-  assert.deepEqual(
-    violations.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    [],
-    `${what}: axe found serious or critical violations`,
-  );
-  // Responsive: nothing wider than the window, so a phone never scrolls sideways.
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  assert.ok(overflow <= 0, `${what}: ${overflow} px wider than the window`);
-}
-
-/** Polls `check` (reloading the page between tries) until it holds: figures arrive after a flush. */
-async function eventually(page: Page, check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 30; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 300));
-    await page.reload();
-  }
-  await screenshot(page, 'failed-eventually');
-  assert.fail(`never happened: ${what}`);
 }
 
 describe('web app in Chromium', { timeout: 540_000 }, () => {
@@ -95,26 +70,7 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function newPage(
-    size: (typeof WIDTHS)[number],
-    colorScheme: 'light' | 'dark' = 'light',
-  ): Promise<{ context: BrowserContext; page: Page; urls: string[] }> {
-    // Chromium's headless user agent says "HeadlessChrome", which Brief rightly counts as a bot: a person's browser says Chrome.
-    const userAgent = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version()} Safari/537.36`;
-    const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme, locale: 'en-GB', userAgent });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-    const page = await context.newPage();
-    page.setDefaultTimeout(STEP_MS);
-    const urls: string[] = [];
-    page.on('request', (request) => urls.push(request.url()));
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
-    });
-    page.on('close', () => assert.deepEqual(errors, [], 'no script error and no CSP violation in the console'));
-    return { context, page, urls };
-  }
+  const newPage = (size: (typeof WIDTHS)[number], colorScheme: 'light' | 'dark' = 'light') => openPage(browser, server.origin, size, colorScheme);
 
   for (const size of WIDTHS) {
     it(`shortens, copies, shows the QR code, signs in, finds, edits and deletes a link, and counts its clicks (${size.width} px)`, async () => {

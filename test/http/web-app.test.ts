@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { loadWebApp } from '../../src/web/routes.js';
 import { APP_CONTENT_SECURITY_POLICY } from '../../src/web/security-headers.js';
+import { withServerFacts } from '../../src/web/server-facts.js';
 import { BASE_HOST, PUBLIC_HOST, qs, useTestApp } from '../support/app.js';
 
 const webApp = loadWebApp();
@@ -56,7 +57,8 @@ describe('web app serving', () => {
       const res = await get(path);
       assert.equal(res.statusCode, 200, path);
       assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/);
-      assert.equal(res.body, webApp.index!.toString());
+      assert.equal(res.body, withServerFacts(webApp, { analytics: 'full' }).index!.toString());
+      assert.match(res.body, /<meta name="brief-analytics" content="full"><\/head>/, 'the server says it records visits (ANALYTICS=full)');
       assert.equal(res.headers['cache-control'], 'no-cache');
       assert.equal(res.headers['content-security-policy'], APP_CONTENT_SECURITY_POLICY);
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
@@ -66,6 +68,22 @@ describe('web app serving', () => {
     const head = await ctx.t.app.inject({ method: 'HEAD', url: '/', headers: { host: BASE_HOST } });
     assert.equal(head.statusCode, 200);
     assert.equal(head.headers['content-security-policy'], APP_CONTENT_SECURITY_POLICY);
+  });
+
+  it('tells the app, in a meta element of its page, how much of a visit this server records (ANALYTICS)', () => {
+    for (const analytics of ['full', 'minimal', 'off'] as const) {
+      const html = withServerFacts(webApp, { analytics }).index!.toString();
+      assert.equal(html.match(/<meta name="brief-analytics"/g)?.length, 1, analytics);
+      assert.match(html, new RegExp(`<meta name="brief-analytics" content="${analytics}"></head>`));
+      assert.equal(html.replace(`<meta name="brief-analytics" content="${analytics}">`, ''), webApp.index!.toString(), 'nothing else changed');
+    }
+    assert.equal(withServerFacts({ dir: webApp.dir, index: undefined }, { analytics: 'off' }).index, undefined, 'no app, no page');
+    const headless = Buffer.from('<p>no head</p>');
+    assert.equal(
+      withServerFacts({ dir: webApp.dir, index: headless }, { analytics: 'off' }).index,
+      headless,
+      'a page without a head is left as it is',
+    );
   });
 
   it('has a policy without inline script or style, framing or another host', () => {

@@ -1,4 +1,5 @@
 // The only place the app talks to the server: Brief's own API (v2, v3), same origin, the token in a header.
+import { itemField } from './item-field';
 import { currentToken } from './session';
 
 /** One field's problem, as the API names it. */
@@ -133,9 +134,42 @@ function periodQuery(choice: Choice, link: string | undefined): Query {
 const timezone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'Etc/UTC';
 const linkPath = (domain: string, slug: string) => `/v3/shorten/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`;
 
+/** A link to make with everything the shorten form has; a password travels in a body, never in a URL. */
+export interface NewLink {
+  url: string;
+  slug?: string;
+  domain?: string;
+  comment?: string;
+  password?: string;
+  expiredAt?: string;
+}
+
+type BulkAnswer = { shortLink: string; slug: string; domain: string; url: string } | { url: string; error: string; message: string };
+
+/** One link through POST /v3/shorten/bulk (one item), so that a password is sent in the body; its errors as the form's. */
+async function shortenInBody(input: NewLink): Promise<Shortened> {
+  const item = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== ''));
+  let answers: BulkAnswer[];
+  try {
+    answers = await call<BulkAnswer[]>('POST', '/v3/shorten/bulk', { body: [item] });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const errors = error.errors.map((problem) => ({ ...problem, field: itemField(problem.field) ?? problem.field }));
+    throw new ApiError(error.status, error.code, error.message, errors);
+  }
+  const answer = answers[0]!;
+  if ('error' in answer) {
+    const field = itemField(answer.message);
+    throw new ApiError(422, answer.error, answer.message, field ? [{ field, message: answer.message }] : []);
+  }
+  return { slug: answer.slug, domain: answer.domain, url: answer.url, shortened: answer.shortLink };
+}
+
 export const api = {
   domains: () => call<{ data: Array<{ domainName: string }> }>('GET', '/v2/shorten-domains', { query: { perPage: 500 } }),
-  shorten: (input: { url: string; slug?: string; domain?: string; comment?: string }) => call<Shortened>('GET', '/v3/shorten', { query: input }),
+  /** GET /v3/shorten as the v3 clients use it; with a password or an expiry, the bulk call (a body, not a URL). */
+  shorten: (input: NewLink) =>
+    input.password || input.expiredAt ? shortenInBody(input) : call<Shortened>('GET', '/v3/shorten', { query: { ...input } }),
   /** Whether a token is good (one page of one link), before it is kept. */
   checkToken: (token: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { perPage: 1 }, token }),
   list: (page: number, perPage: number, search: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search } }),

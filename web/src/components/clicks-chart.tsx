@@ -84,7 +84,7 @@ export function ClicksChart(props: { series: ClickSeries; hourly: boolean }) {
         )}
       </svg>
       <figcaption>
-        <strong class="total">{total}</strong> {total === 1 ? 'click' : 'clicks'}
+        <strong class="total">{total}</strong> {total === 1 ? 'click' : 'clicks'} by people in this range
       </figcaption>
     </figure>
   );

@@ -9,6 +9,7 @@ import { RangePicker } from '../components/range-picker';
 import { TopList } from '../components/top-list';
 import { formatDateTime, linkStatus } from '../format';
 import { paths } from '../router';
+import { type AnalyticsLevel, analyticsLevel } from '../server-facts';
 
 /** The dimensions a link's page lists, in the API's names; bots are apart (their clicks are in no other figure). */
 export const DIMENSIONS = [
@@ -22,8 +23,22 @@ export const DIMENSIONS = [
 
 export type Tops = Partial<Record<string, TopListData>>;
 
-/** The analytics of one period: clicks over time and every top list, for a link or (link undefined) the workspace. */
-export function useAnalytics(choice: Choice, link: string | undefined, dimensions: readonly string[]) {
+/**
+ * The top lists this server can answer: none with analytics off, the bots' and the links' only with `minimal`
+ * (it records the time, the link and the bot, nothing else).
+ */
+export function recordedDimensions(level: AnalyticsLevel, dimensions: readonly string[]): readonly string[] {
+  if (level === 'off') return [];
+  if (level === 'minimal') return dimensions.filter((dimension) => dimension === 'bots' || dimension === 'short-links');
+  return dimensions;
+}
+
+/**
+ * The analytics of one period: clicks over time and every top list, for a link or (link undefined) the workspace.
+ * Nothing is asked of a server with analytics off.
+ */
+export function useAnalytics(choice: Choice, link: string | undefined, wanted: readonly string[], level: AnalyticsLevel) {
+  const dimensions = recordedDimensions(level, wanted);
   const [series, setSeries] = useState<ClickSeries | null>(null);
   const [tops, setTops] = useState<Tops>({});
   const [error, setError] = useState<string | null>(null);
@@ -32,6 +47,7 @@ export function useAnalytics(choice: Choice, link: string | undefined, dimension
     setSeries(null);
     setTops({});
     setError(null);
+    if (level === 'off') return;
     const fail = (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the figures.');
     api.clicks(choice, link).then((s) => current && setSeries(s), fail);
     for (const dimension of dimensions) {
@@ -40,7 +56,7 @@ export function useAnalytics(choice: Choice, link: string | undefined, dimension
     return () => {
       current = false;
     };
-  }, [JSON.stringify(choice), link, dimensions.join()]);
+  }, [JSON.stringify(choice), link, dimensions.join(), level]);
   return { series, tops, error };
 }
 
@@ -53,7 +69,8 @@ export function LinkPage(props: { domain: string; slug: string }) {
   useEffect(() => {
     api.link(props.domain, props.slug).then(setLink, (e: unknown) => setMissing(e instanceof ApiError ? e.message : 'Could not load the link.'));
   }, [props.domain, props.slug]);
-  const { series, tops, error } = useAnalytics(range, `${props.domain}/${props.slug}`, ALL);
+  const level = analyticsLevel();
+  const { series, tops, error } = useAnalytics(range, `${props.domain}/${props.slug}`, ALL, level);
 
   if (missing) {
     return (
@@ -96,28 +113,61 @@ export function LinkPage(props: { domain: string; slug: string }) {
               <dt>Expires</dt>
               <dd>{link.expiresAt ? formatDateTime(link.expiresAt) : 'Never'}</dd>
               <dt>Clicks, all time</dt>
-              <dd>{link.statsClicks}</dd>
+              <dd>
+                {link.statsClicks} <span class="muted">(every visit since it was made, bots included)</span>
+              </dd>
             </dl>
           </div>
           <QrCode shortUrl={link.shortUrl} name={link.slug} size={144} />
         </section>
       )}
-      <Figures range={range} onRange={setRange} series={series} tops={tops} error={error} />
+      <Figures
+        range={range}
+        onRange={setRange}
+        series={series}
+        tops={tops}
+        error={error}
+        level={level}
+        counts="The chart counts visits by people in the chosen range. Visits by bots (listed under Bots, below) are not in it, nor are visits from before this server recorded analytics: “Clicks, all time” counts those too."
+        off="“Clicks, all time”, above, still counts every visit."
+      />
     </>
   );
 }
 
-/** The range picker, the clicks chart and the top lists, with the bots' list apart. */
+/** The range picker, the clicks chart and the top lists, with the bots' list apart; or why there are none. */
 export function Figures(props: {
   range: Choice;
   onRange: (range: Choice) => void;
   series: ClickSeries | null;
   tops: Tops;
   error: string | null;
+  level: AnalyticsLevel;
+  /** What the chart counts and what it does not, said under it. */
+  counts: string;
+  /** With analytics off: what the page still counts. */
+  off: string;
   children?: ComponentChildren;
   /** Under the chart, before the top lists. */
   extra?: ComponentChildren;
 }) {
+  if (props.level === 'off') {
+    return (
+      <section class="figures" aria-labelledby="figures-heading">
+        {props.children}
+        <h2 id="figures-heading">Clicks</h2>
+        <div class="card analytics-off">
+          <p>
+            <strong>Analytics is off on this server</strong>, so visits are not recorded: there are no charts or top lists to show. {props.off}
+          </p>
+          <p class="muted">
+            Its administrator can turn analytics on with the <code>ANALYTICS</code> setting (<code>full</code> or <code>minimal</code>); the visits
+            from then on are shown here.
+          </p>
+        </div>
+      </section>
+    );
+  }
   return (
     <section class="figures" aria-labelledby="figures-heading">
       <div class="toolbar">
@@ -130,13 +180,23 @@ export function Figures(props: {
         </p>
       )}
       {props.children}
-      <div class="card">{props.series ? <ClicksChart series={props.series} hourly={isHourly(props.range)} /> : <p class="muted">Loading…</p>}</div>
-      {props.extra}
-      <div class="grid">
-        {DIMENSIONS.map(([dimension, title]) => (
-          <TopList key={dimension} title={title} list={props.tops[dimension]} />
-        ))}
+      <div class="card">
+        {props.series ? <ClicksChart series={props.series} hourly={isHourly(props.range)} /> : <p class="muted">Loading…</p>}
+        <p class="muted counts">{props.counts}</p>
       </div>
+      {props.extra}
+      {props.level === 'minimal' ? (
+        <p class="card muted minimal">
+          This server records only when each visit happened and whether a bot made it (<code>ANALYTICS=minimal</code>): no referrers, countries,
+          browsers, operating systems, devices or languages.
+        </p>
+      ) : (
+        <div class="grid">
+          {DIMENSIONS.map(([dimension, title]) => (
+            <TopList key={dimension} title={title} list={props.tops[dimension]} />
+          ))}
+        </div>
+      )}
       <div class="grid">
         <TopList title="Bots (not counted above)" list={props.tops.bots} empty="No bots in this range." />
       </div>

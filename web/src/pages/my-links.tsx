@@ -103,17 +103,28 @@ export function MyLinksPage() {
             <tbody>
               {data.links.map((link) => (
                 <tr key={link.shortUrl}>
-                  <td data-label="Short link">
-                    <AppLink href={paths.link(link.domainName, link.slug)}>{link.shortUrl.replace(/^https?:\/\//, '')}</AppLink>
-                    {link.comment && <span class="muted block">{link.comment}</span>}
+                  {/* Long keys and destinations end in an ellipsis, whole on hover and focus (both are links) and in their title. */}
+                  <td data-label="Short link" class="key">
+                    <AppLink href={paths.link(link.domainName, link.slug)} class="clip" title={link.shortUrl}>
+                      {link.shortUrl.replace(/^https?:\/\//, '')}
+                    </AppLink>
+                    {link.comment && (
+                      <span class="muted clip" title={link.comment}>
+                        {link.comment}
+                      </span>
+                    )}
                   </td>
-                  <td data-label="Destination" class="break">
-                    {link.originalUrl}
+                  <td data-label="Destination" class="destination">
+                    <a href={link.originalUrl} class="clip" title={link.originalUrl} target="_blank" rel="noreferrer">
+                      {link.originalUrl}
+                    </a>
                   </td>
                   <td data-label="Clicks" class="num">
                     {link.statsClicks}
                   </td>
-                  <td data-label="Created">{formatDate(link.createdAt)}</td>
+                  <td data-label="Created" class="date">
+                    {formatDate(link.createdAt)}
+                  </td>
                   <td data-label="Status">
                     <span class={`badge ${linkStatus(link).kind}`}>{linkStatus(link).text}</span>
                   </td>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type Choice } from '../api';
 import { TopList } from '../components/top-list';
 import { paths } from '../router';
+import { analyticsLevel } from '../server-facts';
 import { DIMENSIONS, Figures, useAnalytics } from './link-page';
 
 const ALL = ['short-links', ...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
@@ -16,7 +17,8 @@ export function OverviewPage() {
       () => setLinks(null),
     );
   }, []);
-  const { series, tops, error } = useAnalytics(range, undefined, ALL);
+  const level = analyticsLevel();
+  const { series, tops, error } = useAnalytics(range, undefined, ALL, level);
   const clicks = series?.data.reduce((sum, point) => sum + point.click, 0);
   const bots = tops.bots?.data.reduce((sum, entry) => sum + entry.click, 0);
   return (
@@ -26,6 +28,9 @@ export function OverviewPage() {
       series={series}
       tops={tops}
       error={error}
+      level={level}
+      counts="The chart counts visits by people to your links in the chosen range; bots' visits are counted apart, under Bot visits and Bots."
+      off="The clicks of each link in My links still count every visit."
       extra={
         <div class="grid one">
           <TopList title="Top links" list={tops['short-links']} href={linkPage} />
@@ -33,14 +38,18 @@ export function OverviewPage() {
       }
     >
       <dl class="totals">
-        <div>
-          <dt>Clicks</dt>
-          <dd>{clicks ?? '…'}</dd>
-        </div>
-        <div>
-          <dt>Bot visits</dt>
-          <dd>{bots ?? '…'}</dd>
-        </div>
+        {level !== 'off' && (
+          <>
+            <div>
+              <dt>Clicks</dt>
+              <dd>{clicks ?? '…'}</dd>
+            </div>
+            <div>
+              <dt>Bot visits</dt>
+              <dd>{bots ?? '…'}</dd>
+            </div>
+          </>
+        )}
         <div>
           <dt>Links</dt>
           <dd>{links ?? '…'}</dd>

@@ -3,9 +3,13 @@ import { ApiError, api, type Shortened } from '../api';
 import { CopyButton } from '../components/copy-button';
 import { errorsByField, Field } from '../components/field';
 import { QrCode } from '../components/qr-code';
+import { fromLocalInput } from '../format';
 import { currentToken, useSignedIn } from '../session';
+import { withScheme } from '../typed-url';
 
-const FIELDS = ['url', 'slug', 'domain', 'comment'] as const;
+const FIELDS = ['url', 'slug', 'domain', 'comment', 'password', 'expiredAt'] as const;
+/** The fields under "More options": opened when the API names one of them. */
+const MORE = new Set<string>(['password', 'expiredAt']);
 
 /**
  * The home page: a long URL in, a short one out, with its QR code. A server with
@@ -19,8 +23,10 @@ export function ShortenPage(props: { onSignIn: () => void }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Shortened | null>(null);
+  const [more, setMore] = useState(false);
   const urlInput = useRef<HTMLInputElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
+  const moreOptions = useRef<HTMLDetailsElement>(null);
 
   useEffect(() => {
     api.domains().then(
@@ -37,10 +43,23 @@ export function ShortenPage(props: { onSignIn: () => void }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const value = (name: string) => String(form.get(name) ?? '').trim();
+    // "example.com/page" is sent as https://example.com/page, and the field shows what was sent.
+    const url = withScheme(value('url'));
+    if (urlInput.current) urlInput.current.value = url;
+    const expiry = value('expiredAt');
     setBusy(true);
     setErrors({});
     try {
-      setResult(await api.shorten({ url: value('url'), slug: value('slug'), domain: value('domain'), comment: value('comment') }));
+      setResult(
+        await api.shorten({
+          url,
+          slug: value('slug'),
+          domain: value('domain'),
+          comment: value('comment'),
+          password: value('password'),
+          expiredAt: expiry === '' ? '' : fromLocalInput(expiry),
+        }),
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status === 401 && !currentToken()) {
         setNeedsToken(true);
@@ -48,8 +67,9 @@ export function ShortenPage(props: { onSignIn: () => void }) {
       }
       const found = error instanceof ApiError ? errorsByField(error, FIELDS) : { form: 'Something went wrong. Try again.' };
       setErrors(found);
-      // Focus the first field the API named, so its message is read out with it.
+      // Focus the first field the API named, so its message is read out with it (opening "More options" if it is there).
       const first = FIELDS.find((field) => found[field]);
+      if (first && MORE.has(first) && moreOptions.current) moreOptions.current.open = true;
       if (first) document.getElementById(`shorten-${first}`)?.focus();
     } finally {
       setBusy(false);
@@ -119,6 +139,17 @@ export function ShortenPage(props: { onSignIn: () => void }) {
       <Field id="shorten-comment" label="Comment (optional)" error={errors.comment}>
         {(aria) => <input {...aria} name="comment" autoComplete="off" />}
       </Field>
+      <details class="more" ref={moreOptions} open={more} onToggle={(event) => setMore((event.currentTarget as HTMLDetailsElement).open)}>
+        <summary>More options</summary>
+        <div class="row">
+          <Field id="shorten-password" label="Password" error={errors.password} hint="Visitors must enter it; at least 6 characters.">
+            {(aria) => <input {...aria} name="password" type="password" autoComplete="new-password" />}
+          </Field>
+          <Field id="shorten-expiredAt" label="Expires" error={errors.expiredAt} hint="Your local time; after it the link stops working.">
+            {(aria) => <input {...aria} name="expiredAt" type="datetime-local" />}
+          </Field>
+        </div>
+      </details>
       {needsToken && !signedIn && (
         <div class="needs-token" role="alert">
           <p>This server needs an API token to shorten links. Sign in with yours, then shorten.</p>
