@@ -2,7 +2,7 @@
 // and its settings.
 import type { ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
-import { normalizeUrl } from '../links/normalize-url.js';
+import { linkDestination } from '../links/link-input.js';
 
 export const CODE_LENGTH_MIN = 4;
 export const CODE_LENGTH_MAX = 32;
@@ -44,10 +44,13 @@ export function checkCodeLength(field: string, length: number): number {
   return length;
 }
 
-/** A domain's redirect destination: an absolute http(s) URL, normalized as a link's; the errors name `field`. */
-export function parseRedirectUrl(field: string, value: string): URL {
+/**
+ * A domain's redirect destination: an absolute http(s) URL, normalized and checked as a link's
+ * (no user name or password unless ALLOW_URL_CREDENTIALS is on); the errors name `field`.
+ */
+export function parseRedirectUrl(field: string, value: string, allowCredentials: boolean): URL {
   try {
-    return normalizeUrl(value);
+    return linkDestination(value, allowCredentials);
   } catch (error) {
     const first = error instanceof BriefError ? error.errors?.[0] : undefined;
     if (!first) throw error;

@@ -230,7 +230,7 @@ export class DomainService {
   /** A redirect destination of a domain: an absolute http(s) URL that is not on a short domain (no loops); empty is none. */
   private async redirectUrl(caller: Caller, field: string, value: string | null): Promise<string | null> {
     if (value === null || value.trim() === '') return null;
-    const url = parseRedirectUrl(field, value);
+    const url = parseRedirectUrl(field, value, this.config.allowUrlCredentials);
     if (await this.isShortHost(caller, url.host, url.hostname)) {
       throw BriefError.invalid(field, 'notShortLink', `The ${field} field must not point to a short link domain`);
     }

@@ -121,6 +121,10 @@ const EXAMPLES = {
       value: field('randomCodeLength', 'range', 'The randomCodeLength field must be between 4 and 32'),
     },
     url: { summary: 'Not an absolute http(s) URL', value: field('homePageRedirectUrl', 'url', 'The homePageRedirectUrl field must be a valid URL') },
+    credentials: {
+      summary: 'A user name or password in the URL',
+      value: field('homePageRedirectUrl', 'credentials', URL_CREDENTIALS.replace('The url', 'The homePageRedirectUrl')),
+    },
     loop: {
       summary: 'A URL on a short domain of this server',
       value: field('notFoundPageRedirectUrl', 'notShortLink', 'The notFoundPageRedirectUrl field must not point to a short link domain'),

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { BriefError, type FieldError } from '../errors.js';
-import { type CheckedLink, checkLinkInput } from './link-input.js';
+import { type CheckedLink, checkLinkInput, fieldErrorsOf } from './link-input.js';
 import { BulkItem } from './v3-schemas.js';
 
 // Ajv, as Fastify validates request schemas, but without its type coercion: an item's
@@ -55,8 +55,7 @@ export function checkBulkItems(items: readonly unknown[], allowCredentials: bool
     try {
       return checkLinkInput(bulkItemInput(item), allowCredentials, now);
     } catch (error) {
-      if (!(error instanceof BriefError) || error.code !== 'E_VALIDATION_ERROR' || !error.errors) throw error;
-      errors.push(...error.errors.map((fieldError) => inItem(index, fieldError)));
+      errors.push(...fieldErrorsOf(error).map((fieldError) => inItem(index, fieldError)));
       return undefined;
     }
   });

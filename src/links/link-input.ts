@@ -52,6 +52,12 @@ export function linkDestination(raw: string, allowCredentials: boolean): URL {
   return url;
 }
 
+/** The field errors of a validation error; any other error is thrown on. */
+export function fieldErrorsOf(error: unknown): FieldError[] {
+  if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR' && error.errors) return error.errors;
+  throw error;
+}
+
 /**
  * Checks every field of a link to make; one validation error lists every field that failed
  * (its message is the first one's).
@@ -62,8 +68,7 @@ export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now 
     try {
       return check();
     } catch (error) {
-      if (!(error instanceof BriefError) || error.code !== 'E_VALIDATION_ERROR' || !error.errors) throw error;
-      errors.push(...error.errors);
+      errors.push(...fieldErrorsOf(error));
       return null;
     }
   };

@@ -11,12 +11,17 @@ const WorkspaceId = Type.Optional(
 
 /** One link to make, as the SDK sends it; every item is checked before any is made (decision 0017). */
 export const BulkItem = Type.Object({
-  url: Type.String({ description: 'The long URL (absolute http or https).', examples: ['https://example.com/a'] }),
+  url: Type.String({
+    description: 'The long URL (absolute http or https; no user name or password unless ALLOW_URL_CREDENTIALS is on).',
+    examples: ['https://example.com/a'],
+  }),
   domain: Type.Optional(Type.String({ description: "A public short domain or one of the caller's." })),
   slug: Type.Optional(Type.String({ description: 'Custom alias: 1–64 of A-Z a-z 0-9 _ -.' })),
   comment: Type.Optional(Type.String({ description: 'A free-text note, at most 1,024 characters.' })),
   password: Type.Optional(Type.String({ description: 'At least 6 characters; visitors must enter it. Stored only as a scrypt hash.' })),
-  expiredAt: Type.Optional(Type.String({ description: 'ISO 8601 timestamp with a zone, in the future: after it the link answers 410.' })),
+  expiredAt: Type.Optional(
+    Type.String({ description: 'ISO 8601 timestamp with a zone, a date and time that exist, in the future: after it the link answers 410.' }),
+  ),
   reuseExisting: Type.Optional(
     Type.Boolean({ description: "Return the caller's existing link to the URL instead of a new one (never for a password or expiry)." }),
   ),
@@ -149,11 +154,15 @@ export const LinkQuery = Type.Object({ workspaceId: WorkspaceId });
 
 export const EditBody = Type.Object(
   {
-    url: Type.Optional(Type.String({ description: 'A new destination.' })),
+    url: Type.Optional(Type.String({ description: 'A new destination, checked as a new link’s.' })),
     // Null first: Fastify's Ajv coerces types, and would turn a null into "" for a string branch tried first.
     comment: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: 'A new note; null or empty removes it.' })),
     password: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: 'A new password (≥ 6 characters); null removes it.' })),
-    expiredAt: Type.Optional(Type.Union([Type.Null(), Type.String()], { description: 'A new expiry (ISO 8601, in the future); null removes it.' })),
+    expiredAt: Type.Optional(
+      Type.Union([Type.Null(), Type.String()], {
+        description: 'A new expiry (ISO 8601 with a zone, a date and time that exist, in the future); null removes it.',
+      }),
+    ),
   },
   { description: 'Only the fields given change.' },
 );

@@ -1,5 +1,5 @@
 // Issue 31 item 7 (decision 0017): a destination with a user name or password is refused on
-// every way of making or editing a link unless ALLOW_URL_CREDENTIALS=on, and an expiredAt that
+// every way of making or editing a link (and as a domain's redirect) unless ALLOW_URL_CREDENTIALS=on, and an expiredAt that
 // names no real moment (2027-02-30, 24:00) is refused instead of rolled over.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -54,6 +54,24 @@ for (const dialect of dialects) {
       for (const link of listed) assert.doesNotMatch(link.originalUrl, /@/, 'no edit went through');
     });
 
+    it("refuses them as a domain's home and not-found redirects, naming the setting", async () => {
+      account = await ctx.t.account();
+      const domain = await ctx.t.privateDomain(account.id);
+      for (const field of ['homePageRedirectUrl', 'notFoundPageRedirectUrl']) {
+        const res = await ctx.t.app.inject({
+          method: 'PATCH',
+          url: `/v3/shorten/domains/${domain}`,
+          headers: account.headers,
+          payload: { [field]: WITH_CREDENTIALS[0] },
+        });
+        assert.equal(res.statusCode, 422, res.body);
+        const message = CREDENTIALS_MESSAGE.replace('The url', `The ${field}`);
+        assert.deepEqual(res.json().errors, [{ field, rule: 'credentials', message }]);
+      }
+      const stored = await ctx.t.database.domains.byHostname(domain);
+      assert.deepEqual([stored?.homeRedirectUrl, stored?.notFoundRedirectUrl], [null, null]);
+    });
+
     it('still takes an @ where it is not userinfo', async () => {
       account = await ctx.t.account();
       const { v2, bulk, edit } = ways(
@@ -76,6 +94,14 @@ for (const dialect of dialects) {
         () => account,
       );
       for (const send of [v3, bulk, edit]) assert.equal((await send(WITH_CREDENTIALS[0]!)).statusCode, 200);
+      const domain = await ctx.t.privateDomain(account.id);
+      const settings = await ctx.t.app.inject({
+        method: 'PATCH',
+        url: `/v3/shorten/domains/${domain}`,
+        headers: account.headers,
+        payload: { homePageRedirectUrl: WITH_CREDENTIALS[0] },
+      });
+      assert.equal(settings.statusCode, 200, settings.body);
       const made = await v2(WITH_CREDENTIALS[1]!);
       assert.equal(made.statusCode, 200, made.body);
       const visit = await ctx.t.app.inject({ url: `/${made.json().code}`, headers: { host: BASE_HOST } });
