@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { clientErrorHandler } from '../../src/http/error-handler.js';
 import { TEST_ENV } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -140,5 +141,46 @@ describe('connection limits', () => {
     } finally {
       for (const socket of open) socket.destroy();
     }
+  });
+});
+
+describe('the 408 written on the socket', () => {
+  /** A socket as node:http hands it to clientError, recording what is written on it. */
+  function fakeSocket(answer: { headersSent: boolean } | undefined) {
+    const written: string[] = [];
+    let destroyed = false;
+    const socket = {
+      writable: true,
+      get destroyed() {
+        return destroyed;
+      },
+      _httpMessage: answer,
+      write: (text: string) => written.push(text),
+      destroy: () => {
+        destroyed = true;
+      },
+    };
+    return { socket: socket as unknown as net.Socket, written, isDestroyed: () => destroyed };
+  }
+  const timeout = Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+
+  it('is written when no answer has begun on the connection, then the connection closed', () => {
+    for (const answer of [undefined, { headersSent: false }]) {
+      const { socket, written, isDestroyed } = fakeSocket(answer);
+      clientErrorHandler(timeout, socket);
+      assert.equal(written.length, 1);
+      assert.match(
+        written[0]!,
+        /^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*\{"message":"The request took too long to arrive","code":"E_BAD_REQUEST"\}$/,
+      );
+      assert.ok(isDestroyed());
+    }
+  });
+
+  it('is not written in the middle of an answer already begun (it would corrupt it): the connection is only closed', () => {
+    const { socket, written, isDestroyed } = fakeSocket({ headersSent: true });
+    clientErrorHandler(timeout, socket);
+    assert.deepEqual(written, []);
+    assert.ok(isDestroyed());
   });
 });
