@@ -17,7 +17,8 @@ import type { Log } from './log.js';
 import { ClickCounter } from './redirect/click-counter.js';
 import { DomainRedirects } from './redirect/domain-redirects.js';
 import { LinkResolver } from './redirect/link-resolver.js';
-import type { PasswordCheck } from './redirect/password-check.js';
+import { boundedPasswordCheck, CHECKS_AT_ONCE, type PasswordCheck } from './redirect/password-check.js';
+import { PasswordWorkers } from './redirect/password-workers.js';
 import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
 import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeline.js';
@@ -106,13 +107,15 @@ export function createRedirects(
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
+  // Password checks on threads of their own at the lowest priority, a few at once (redirect/password-check.ts).
+  const passwordWorkers = new PasswordWorkers(CHECKS_AT_ONCE);
   const pipeline = new RedirectPipeline(
     new LinkResolver(database.links, cache),
     redirectAnswers(config),
     observers,
     domainRedirects,
     blocklist.hosts,
-    passwordCheck,
+    passwordCheck ?? boundedPasswordCheck({ verify: passwordWorkers.verify }),
   );
   return {
     pipeline,
@@ -133,7 +136,7 @@ export function createRedirects(
       changes.stop();
       domainRedirects.stop();
       blocklist.stop();
-      await Promise.all([clicks.stop(), events?.stop(), retention.stop()]);
+      await Promise.all([clicks.stop(), events?.stop(), retention.stop(), passwordWorkers.close()]);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 
 // scrypt at one of OWASP's equivalent minimum settings (N=2^14, r=8, p=5): 16 MiB a hash,
 // so the four threads of libuv's pool that run them hold at most 64 MiB, where N=2^17 would take 512.
@@ -23,9 +23,25 @@ export async function hashPassword(password: string): Promise<string> {
 
 /** True when `password` is the one `stored` was made from (in constant time). */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  const parsed = parse(stored);
+  if (!parsed) return false;
+  return matches(await derive(password, parsed.salt, parsed.options), parsed.expected);
 }
+
+/**
+ * The same, on the calling thread: for a thread of its own (redirect/password-worker.ts), so that the
+ * hash takes neither the event loop nor libuv's thread pool.
+ */
+export function verifyPasswordSync(password: string, stored: string): boolean {
+  const parsed = parse(stored);
+  if (!parsed) return false;
+  return matches(scryptSync(password.normalize('NFC'), parsed.salt, KEY_LENGTH, { ...parsed.options, maxmem: MAX_MEMORY }), parsed.expected);
+}
+
+function parse(stored: string): { salt: Buffer; expected: Buffer; options: ScryptOptions } | undefined {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return undefined;
+  return { salt: Buffer.from(salt, 'base64url'), expected: Buffer.from(hash, 'base64url'), options: { N: Number(n), r: Number(r), p: Number(p) } };
+}
+
+const matches = (key: Buffer, expected: Buffer) => key.length === expected.length && timingSafeEqual(key, expected);

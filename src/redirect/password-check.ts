@@ -2,8 +2,10 @@ import pLimit from 'p-limit';
 import { verifyPassword } from '../links/passwords.js';
 
 /**
- * Password checks running at once, at most: each is a scrypt hash (~90 ms) on libuv's thread pool,
- * whose four threads file reads, DNS lookups and compression need too; two always stay free for them.
+ * Password checks running at once, at most: each is a scrypt hash (~90 ms of a core). The server runs
+ * them on threads of their own at the lowest priority (password-workers.ts), so they take neither
+ * libuv's pool (file reads, DNS) nor the event loop's core from anyone; two bound the CPU and memory
+ * (16 MiB a hash) that guessing can take.
  */
 export const CHECKS_AT_ONCE = 2;
 /** Checks waiting for their turn, at most (under a second's wait at ~90 ms a check, two at a time); beyond, busy. */
@@ -15,7 +17,8 @@ export type PasswordCheck = (password: string, stored: string) => Promise<boolea
 /**
  * The redirect pipeline's password check, bounded: however many wrong passwords arrive, at most
  * `atOnce` hashes run and `waiting` wait; any more is answered busy at once, without a hash.
- * `verify` is the hash comparison (tests count what runs through it).
+ * `verify` is the hash comparison: on libuv's pool by default, on the password threads in the server
+ * (services.ts); tests count what runs through it.
  */
 export function boundedPasswordCheck(
   options: { atOnce?: number; waiting?: number; verify?: (password: string, stored: string) => Promise<boolean> } = {},
