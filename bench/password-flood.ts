@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareDatabase } from './hostile/fuzz-server.js';
-import { runLoad } from './load.js';
+import { ensureWrk, runLoad } from './load.js';
 import { pinSelf, startBrief } from './servers.js';
 
 const DOMAIN = 'brief.bench';
@@ -46,6 +46,7 @@ const percentile = (values: number[], p: number) => {
 };
 
 async function main(): Promise<void> {
+  ensureWrk();
   pinSelf();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-password-flood-'));
   const dbFile = path.join(dir, 'brief.db');
@@ -82,8 +83,7 @@ async function main(): Promise<void> {
       const redirects = await runLoad({
         port: server.port,
         host: DOMAIN,
-        path: `/${plain.code}`,
-        expectStatus: 301,
+        request: { kind: 'fixed', path: `/${plain.code}` },
         connections: REDIRECT_CONNECTIONS,
         seconds,
       });
