@@ -3,7 +3,7 @@
 // seconds to the first answer are reported as a diagnostic (and measured from a fresh clone by
 // scripts/clean-clone.sh, docs/benchmarks.md).
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,7 +71,7 @@ describe('npm start on a built clone', () => {
   });
 
   it('starts the built server without building', async (t) => {
-    const check = (await import('node:child_process')).spawnSync(process.execPath, ['scripts/build-if-stale.mjs', '--check'], {
+    const check = spawnSync(process.execPath, ['scripts/build-if-stale.mjs', '--check'], {
       cwd: ROOT,
       encoding: 'utf8',
     });
@@ -87,8 +87,8 @@ describe('npm start on a built clone', () => {
     await server.stop();
   });
 
-  it('builds first when a source is newer than the build, or the build is missing', async () => {
-    // A clone in miniature: the real start script and staleness check, a build that counts its runs.
+  it('builds first when a source is newer than the build, the dependencies changed, or the build is missing', async () => {
+    // A clone in miniature: the real prepare and start scripts and staleness check, a build that counts its runs.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-start-fixture-'));
     const write = (file: string, text: string) => {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -104,9 +104,18 @@ fs.writeFileSync('dist/main.js', "import http from 'node:http'; http.createServe
 fs.appendFileSync('builds.txt', 'x');
 `,
     );
+    // The real scripts, with the build's own steps (tsc, vite) replaced by build.mjs.
+    const build = PACKAGE.scripts.build.replace(/^.*?&& (node scripts\/build-if-stale\.mjs --stamp)$/, 'node build.mjs && $1');
+    assert.match(build, /^node build\.mjs && node scripts\/build-if-stale\.mjs --stamp$/, 'npm run build ends by recording the lockfile');
     write(
       'package.json',
-      JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts: { build: 'node build.mjs', start: PACKAGE.scripts.start } }),
+      JSON.stringify({
+        name: 'fixture',
+        version: '1.0.0',
+        private: true,
+        type: 'module',
+        scripts: { build, prepare: PACKAGE.scripts.prepare, start: PACKAGE.scripts.start },
+      }),
     );
     write('src/main.ts', 'export {};\n');
     write('web/index.html', '<!doctype html>\n');
@@ -121,9 +130,19 @@ fs.appendFileSync('builds.txt', 'x');
       await server.stop();
       return server.output();
     };
+    const npmInstall = () => {
+      const run = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      return run.stdout + run.stderr;
+    };
 
-    assert.match(await startOnce(), /brief: building \(dist\/main\.js is missing\)/);
+    // npm install builds a clone without a build (prepare), and not again when nothing changed, although
+    // it rewrites package-lock.json each time.
+    assert.match(npmInstall(), /brief: building \(dist\/main\.js is missing\)/);
     assert.equal(builds(), 1);
+    assert.ok(fs.existsSync(path.join(dir, 'package-lock.json')));
+    npmInstall();
+    assert.equal(builds(), 1, 'a second install does not build');
     assert.doesNotMatch(await startOnce(), /building/);
     assert.equal(builds(), 1, 'a built clone starts without building');
 
@@ -142,5 +161,17 @@ fs.appendFileSync('builds.txt', 'x');
     assert.equal(builds(), 4, 'so do the build configuration files');
     assert.doesNotMatch(await startOnce(), /building/);
     assert.equal(builds(), 4);
+
+    // The dependencies: by the lockfile's content, not its time.
+    touch('package-lock.json');
+    assert.doesNotMatch(await startOnce(), /building/);
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
+    fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ ...lock, version: '1.0.1' }));
+    assert.match(await startOnce(), /brief: building \(package-lock\.json changed since the build\)/);
+    assert.equal(builds(), 5);
+
+    fs.rmSync(path.join(dir, 'dist/web-app/index.html'));
+    assert.match(await startOnce(), /brief: building \(dist\/web-app\/index\.html is missing\)/);
+    assert.equal(builds(), 6);
   });
 });
