@@ -94,10 +94,16 @@ describe('the README quick start', () => {
     assert.ok(((await mine.json()) as { links: Array<{ slug: string }> }).links.some((link) => link.slug === 'first'));
   });
 
-  it('token create on an unknown account says what to run', async () => {
-    const result = await runCli(['token', 'create', 'bob'], env);
-    assert.equal(result.code, 1);
-    assert.equal(result.stderr.trim(), 'brief: No account named "bob": make it first with: brief account create bob');
-    assert.equal(result.stdout, '');
+  it('token create (and the other commands naming an account) on an unknown account says what to run', async () => {
+    for (const args of [
+      ['token', 'create', 'bob'],
+      ['token', 'list', 'bob'],
+      ['domain', 'add', 'go.bob.example', '--account', 'bob'],
+    ]) {
+      const result = await runCli(args, env);
+      assert.equal(result.code, 1, args.join(' '));
+      assert.equal(result.stderr.trim(), 'brief: No account named "bob": make it first with: brief account create bob');
+      assert.equal(result.stdout, '');
+    }
   });
 });
