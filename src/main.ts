@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `brief`: the server and the admin CLI. Every command reads the same environment as the server.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { table, UsageError, when, withServices } from './cli/cli-support.js';
+import { accountHint, table, UsageError, when, withServices } from './cli/cli-support.js';
 import { domainCommands } from './cli/domain-commands.js';
 import { linkCommands } from './cli/link-commands.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -57,7 +57,9 @@ token
   .option('--expires-in <days>', 'expire after this many days', positiveInteger)
   .action((name: string, options: { label?: string; expiresIn?: number }) =>
     withServices(async ({ accounts }) => {
-      const { token: secret, record } = await accounts.createToken(name, { label: options.label, expiresInDays: options.expiresIn });
+      const { token: secret, record } = await accounts
+        .createToken(name, { label: options.label, expiresInDays: options.expiresIn })
+        .catch(accountHint(name));
       console.log(`created token ${record.id} for ${name}${record.expiresAt ? `, expires ${when(record.expiresAt)}` : ''}`);
       console.log('store it now: it cannot be shown again');
       console.log(secret);
@@ -68,7 +70,7 @@ token
   .description("list an account's tokens")
   .action((name: string) =>
     withServices(async ({ accounts }) => {
-      const rows = await accounts.listTokens(name);
+      const rows = await accounts.listTokens(name).catch(accountHint(name));
       console.log(
         table(rows.map((r) => ({ id: r.id, label: r.label, created: when(r.createdAt), expires: when(r.expiresAt), revoked: when(r.revokedAt) }))),
       );

@@ -57,7 +57,7 @@ const topSchema = (dimension: TopDimension) => ({
   },
 });
 
-/** The v3 analytics calls (../shared/spec/v3-interface.md, "Analytics"), under /v3; all need a token. */
+/** The v3 analytics calls (docs/api/v3.md, "Analytics"), under /v3; all need a token. */
 export function analyticsRoutes(analytics: AnalyticsService, callerIn: WorkspaceCaller) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

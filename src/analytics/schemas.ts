@@ -1,4 +1,4 @@
-// The analytics routes' data schemas (../shared/spec/v3-interface.md, "Analytics"): validation,
+// The analytics routes' data schemas (docs/api/v3.md, "Analytics"): validation,
 // types and, through routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
 import { DEFAULT_TIMEZONE, DEFAULT_TOP_LIMIT, type RangeName } from './analytics-service.js';

@@ -1,6 +1,7 @@
 // What every `brief` admin command shares: the services on a migrated database, a plain table
 // for lists, and the error for a command called the wrong way.
 import { loadConfig } from '../config.js';
+import { BriefError } from '../errors.js';
 import { consoleLog } from '../log.js';
 import { createServices, openMigratedDatabase, type Services } from '../services.js';
 import { openSharedState } from '../shared-state/shared-state.js';
@@ -37,3 +38,17 @@ export const when = (ms: number | null) => (ms === null ? null : new Date(ms).to
 
 /** A mistake in how a command was called. */
 export class UsageError extends Error {}
+
+/**
+ * For `.catch()` after a command that names an account: "No account named …" says what to run to make
+ * it (the README's first steps make the account before its token; a token never makes an account, so a
+ * typo cannot make a second one).
+ */
+export function accountHint(name: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof BriefError && error.code === 'E_NOT_FOUND' && error.message.startsWith('No account named')) {
+      throw new UsageError(`No account named "${name}": make it first with: brief account create ${name}`);
+    }
+    throw error;
+  };
+}

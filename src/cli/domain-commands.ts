@@ -1,7 +1,7 @@
 // `brief domain …`: the short domains an administrator adds, verifies and removes.
 import type { Command } from 'commander';
 import { domainInPath } from '../domains/domain-fields.js';
-import { table, UsageError, withServices } from './cli-support.js';
+import { accountHint, table, UsageError, withServices } from './cli-support.js';
 
 /** The domain as the messages name it: lower-case, without a scheme or a trailing slash. */
 const named = (raw: string) => domainInPath(raw) ?? raw;
@@ -16,7 +16,7 @@ export function domainCommands(program: Command): void {
     .action((hostname: string, options: { account?: string; public?: boolean }) =>
       withServices(async ({ accounts, domains }) => {
         if (Boolean(options.account) === Boolean(options.public)) throw new UsageError('give exactly one of --account NAME or --public');
-        const owner = options.account ? (await accounts.byName(options.account)).id : null;
+        const owner = options.account ? (await accounts.byName(options.account).catch(accountHint(options.account))).id : null;
         const added = await domains.add(hostname, owner);
         console.log(`added ${options.public ? 'public' : `private (${options.account})`} domain ${added.hostname} (${added.urlPrefix})`);
       }),

@@ -85,7 +85,7 @@ const toV3Domain = (entry: DomainEntry) => ({
   ...(entry.verification && { verification: entry.verification }),
 });
 
-/** The v3 domain calls (../shared/spec/v3-interface.md, "Domains (v3)"), under /v3; all need a token. */
+/** The v3 domain calls (docs/api/v3.md, "Domains"), under /v3; all need a token. */
 export function v3DomainRoutes(domains: DomainService, callerIn: WorkspaceCaller) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

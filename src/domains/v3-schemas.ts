@@ -1,4 +1,4 @@
-// The v3 domain routes' data schemas (../shared/spec/v3-interface.md, "Domains (v3)"):
+// The v3 domain routes' data schemas (docs/api/v3.md, "Domains"):
 // validation, types and, through v3-routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
 import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './domain-fields.js';

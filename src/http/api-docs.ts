@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
 import { DOCS_PAGE_HEADERS } from './html-headers.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -27,7 +28,7 @@ export const documentedOnly = () => (data: unknown) => JSON.stringify(data);
 
 /**
  * The API document and its reference page: `GET /v2/openapi.json` (OpenAPI 3.1, generated
- * from the route schemas) and `GET /docs` (Scalar, served from here: no CDN, no web fonts).
+ * from the route schemas) and `GET /docs` (Swagger UI, served from here: no CDN, no web fonts).
  * Call before the routes are registered, so the document sees them.
  */
 export function registerApiDocs(app: FastifyInstance): void {
@@ -63,51 +64,18 @@ export function registerApiDocs(app: FastifyInstance): void {
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 
-  // The reference page and its script, made on the first visit: Scalar's module holds its 4 MB
-  // page script and ~18 MB of heap (measured), which every process would otherwise carry.
-  const page = (path: string, type: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
-    const files = await scalarFiles();
-    if (path === SCRIPT_PATH) return reply.type(type).send(files.script);
-    return reply.headers(DOCS_PAGE_HEADERS).type(type).send(files.html);
-  };
-  for (const path of [DOCS_PATH, `${DOCS_PATH}/`]) app.get(path, { schema: { hide: true } }, page(path, 'text/html; charset=utf-8'));
-  app.get(SCRIPT_PATH, { schema: { hide: true } }, page(SCRIPT_PATH, 'application/javascript; charset=utf-8'));
-}
-
-const SCRIPT_PATH = `${DOCS_PATH}/js/scalar.js`;
-
-let scalar: Promise<{ html: string; script: Buffer }> | undefined;
-
-/**
- * Scalar's page and script, as its Fastify plugin serves them, taken once from a throwaway
- * instance. The page's links are absolute (`cdn`, `url`), so it serves from `/docs` and `/docs/` alike.
- */
-function scalarFiles(): Promise<{ html: string; script: Buffer }> {
-  scalar ??= (async () => {
-    const { default: plugin } = await import('@scalar/fastify-api-reference');
-    const docs = Fastify({ logger: false });
-    try {
-      await docs.register(plugin, {
-        routePrefix: DOCS_PATH,
-        configuration: {
-          url: OPENAPI_PATH,
-          cdn: SCRIPT_PATH,
-          pageTitle: 'Brief API reference',
-          // Offline: no fonts from fonts.scalar.com, no telemetry, no AI agent calling home.
-          withDefaultFonts: false,
-          telemetry: false,
-          agent: { disabled: true },
-          showDeveloperTools: 'never',
-        },
-      });
-      const [html, script] = await Promise.all([docs.inject(`${DOCS_PATH}/`), docs.inject(SCRIPT_PATH)]);
-      if (html.statusCode !== 200 || script.statusCode !== 200) throw new Error(`Scalar answered ${html.statusCode} and ${script.statusCode}`);
-      return { html: html.body, script: script.rawPayload };
-    } finally {
-      await docs.close();
-    }
-  })();
-  // A failure is not kept: the next visit tries again.
-  scalar.catch(() => (scalar = undefined));
-  return scalar;
+  // The reference page: Swagger UI, its files served from the package on disk (nothing from another
+  // host). Its routes (/docs, /docs/json, /docs/static/…) carry the page's headers; the page reads
+  // the same document as /v2/openapi.json.
+  app.register(async (scope) => {
+    scope.addHook('onSend', async (_request, reply) => {
+      reply.headers(DOCS_PAGE_HEADERS);
+    });
+    await scope.register(swaggerUi, {
+      routePrefix: DOCS_PATH,
+      theme: { title: 'Brief API reference' },
+      // No validatorUrl: the plugin's default (null) keeps the page from asking validator.swagger.io.
+      uiConfig: { deepLinking: true, tryItOutEnabled: false },
+    });
+  });
 }

@@ -108,7 +108,7 @@ async function refuseNonArray(request: { body: unknown }): Promise<void> {
   if (!Array.isArray(request.body)) throw BriefError.invalid('request', 'array', 'The request field must be an array');
 }
 
-/** The v3 link calls (../shared/spec/v3-interface.md), under /v3. */
+/** The v3 link calls (docs/api/v3.md), under /v3. */
 export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

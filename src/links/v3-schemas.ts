@@ -1,4 +1,4 @@
-// The v3 link routes' data schemas (../shared/spec/v3-interface.md): validation, types and,
+// The v3 link routes' data schemas (docs/api/v3.md): validation, types and,
 // through v3-routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
 import { SEARCH_MAX_LENGTH } from './link-fields.js';

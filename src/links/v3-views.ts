@@ -1,4 +1,4 @@
-// The link resources of the v3 interface (../shared/spec/v3-interface.md), from one link model.
+// The link resources of the v3 interface (docs/api/v3.md), from one link model.
 import { linkUuid, userUuid, workspaceUuid } from '../accounts/ids.js';
 import type { MadeLink, PlacedLink } from './link-service.js';
 import { shortUrl } from './link-view.js';

@@ -503,17 +503,37 @@ describe('API document and reference page', () => {
       assert.ok(scripts.length > 0, 'the page loads its script');
       for (const ref of refs) assert.ok(!isForeign(ref), `${ref} is same-origin`);
       assert.doesNotMatch(html, /https?:\/\//, 'no absolute URL anywhere in the page');
-      // Scalar's web fonts come from fonts.scalar.com unless turned off.
-      assert.match(html, /"withDefaultFonts":\s*false/);
-      assert.match(html, /"url":\s*"\/v2\/openapi\.json"/);
+      assert.match(html, /<title>Brief API reference<\/title>/);
+      let initializer = '';
       for (const src of scripts) {
         const asset = await ctx.t.app.inject({ url: new URL(src, `http://localhost${path}`).pathname });
         assert.equal(asset.statusCode, 200, src);
         assert.match(asset.headers['content-type'] as string, /^(application|text)\/javascript/, src);
         assert.ok(asset.body.length > 1000, src);
+        if (src.endsWith('swagger-initializer.js')) initializer = asset.body;
       }
+      // The page reads ./json next to it (so /docs/json), asks no validator elsewhere, and that
+      // document is the API document itself.
+      assert.match(initializer, /url: resolveUrl\('\.\/json'\)/);
+      assert.match(initializer, /validatorUrl: null/);
+      const json = await ctx.t.app.inject({ url: '/docs/json' });
+      assert.equal(json.statusCode, 200);
+      assert.deepEqual(json.json(), doc);
     });
   }
+
+  it('serves the reference page’s styles from here, under its page headers', async () => {
+    const html = (await ctx.t.app.inject({ url: '/docs' })).body;
+    const styles = [...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/gi)].map((m) => m[1]!);
+    assert.ok(styles.length > 0);
+    for (const href of styles) {
+      const css = await ctx.t.app.inject({ url: href });
+      assert.equal(css.statusCode, 200, href);
+      assert.match(css.headers['content-type'] as string, /^text\/css/, href);
+      assert.doesNotMatch(css.body, /@import|url\(\s*["']?https?:/i, `${href} loads nothing from another host`);
+      assert.match(String(css.headers['content-security-policy']), /script-src 'self';/);
+    }
+  });
 
   it('keeps the reference page’s own routes out of the document', () => {
     for (const path of Object.keys(doc.paths)) {

@@ -1,4 +1,4 @@
-// The v3 domain calls (../shared/spec/v3-interface.md, "Domains (v3)") and the redirects a
+// The v3 domain calls (docs/api/v3.md, "Domains") and the redirects a
 // domain's settings drive: `/` to its home page, an unknown key to its not-found page.
 import assert from 'node:assert/strict';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// The v3 link calls (../shared/spec/v3-interface.md), checked as the public SDK checks them:
+// The v3 link calls (docs/api/v3.md), checked as the public SDK checks them:
 // UUIDs, ISO timestamps, booleans, strings never null, result order, per-item errors, and
 // the JSON error shape for every error status.
 import assert from 'node:assert/strict';
