@@ -74,6 +74,10 @@ export interface Config {
   readonly domainsPerAccount: number;
   /** DNS_SERVERS: the servers (`ip`, `ip:port`, `[ipv6]:port`) domain verification asks; undefined: the system's. */
   readonly dnsServers: readonly string[] | undefined;
+  /** STRICT_HOSTS: a Host that is no short domain answers 404 (on) instead of as the default domain (off). */
+  readonly strictHosts: boolean;
+  /** FORWARD_QUERY: a visitor's query string is added to the destination's on redirect (decision 0015). */
+  readonly forwardQuery: boolean;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -141,6 +145,8 @@ export function loadConfig(env: Env = process.env): Config {
     blocklistFile: existingFile('BLOCKLIST_FILE', env.BLOCKLIST_FILE?.trim()),
     domainsPerAccount: integer(env, 'DOMAINS_PER_ACCOUNT', 10, 0, 100_000),
     dnsServers: dnsServers(env.DNS_SERVERS?.trim() ?? ''),
+    strictHosts: onOff('STRICT_HOSTS', env.STRICT_HOSTS?.trim() || 'off'),
+    forwardQuery: onOff('FORWARD_QUERY', env.FORWARD_QUERY?.trim() || 'on'),
   });
 }
 

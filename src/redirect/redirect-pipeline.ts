@@ -16,7 +16,8 @@ export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => vo
 
 /**
  * The one redirect pipeline: request → answer, for GET and HEAD /{key} on every short
- * domain (the Host header picks the domain), GET and HEAD / (a domain's home redirect), and
+ * domain (the Host header picks the domain; a Host that is none answers as the default domain
+ * unless STRICT_HOSTS is on, decision 0015), GET and HEAD / (a domain's home redirect), and
  * POST of a protected link's password. Every rule of a redirect lives here: what a key is,
  * Brief's reserved words, blocked, expired and unknown links (and a domain's not-found
  * redirect), passwords, and who is told of a visit. Its two doors call
@@ -33,7 +34,12 @@ export class RedirectPipeline {
      * The domains' home and not-found redirects, by lower-case host (asked only for `/` and unknown
      * keys), and whether a host serves its links at all (an unverified claim does not).
      */
-    private readonly domains: { get(host: string): DomainRedirect | undefined; serves(host: string | undefined): boolean },
+    private readonly domains: {
+      get(domain: string): DomainRedirect | undefined;
+      serves(domain: string): boolean;
+      /** The domain a Host header stands for (decision 0015): itself, or the default domain. */
+      domainOf(host: string | undefined): string;
+    },
     /** Blocked destinations (abuse/blocked-hosts.ts): links to them answer as blocked links do. Asked only while not empty. */
     private readonly blockedHosts: { readonly size: number; coversUrl(url: string): boolean } = { size: 0, coversUrl: () => false },
   ) {}
@@ -52,9 +58,10 @@ export class RedirectPipeline {
     // A key never holds '/', '?' or '%', so anything else fails here and goes to the router.
     const key = url.slice(1);
     if (!LINK_KEY.test(key)) return url === '/' ? this.home(request) : undefined;
-    const found = this.resolver.resolveNow(request.headers.host ?? '', key);
+    const domain = this.domains.domainOf(request.headers.host);
+    const found = this.resolver.resolveNow(domain, key);
     if (found === ASK_DATABASE) return undefined;
-    return this.finish(request, key, this.served(request, found));
+    return this.finish(request, domain, key, this.served(domain, found));
   }
 
   /**
@@ -62,8 +69,9 @@ export class RedirectPipeline {
    * Brief's reserved words (the router's not-found handling answers those).
    */
   async answer(request: IncomingMessage, key: string): Promise<RedirectAnswer | undefined> {
-    const found = LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null;
-    return this.finish(request, key, this.served(request, found));
+    const domain = this.domains.domainOf(request.headers.host);
+    const found = LINK_KEY.test(key) ? await this.resolver.resolve(domain, key) : null;
+    return this.finish(request, domain, key, this.served(domain, found));
   }
 
   /**
@@ -71,7 +79,12 @@ export class RedirectPipeline {
    * none (the router answers: the 404 page today, an application later). Never a visit.
    */
   home(request: IncomingMessage): RedirectAnswer | undefined {
-    return this.domains.get(hostOf(request))?.home;
+    return this.domains.get(this.domains.domainOf(request.headers.host))?.home;
+  }
+
+  /** The domain (lower-case host[:port]) a request is answered as: its Host's, or the default domain's (decision 0015). */
+  domainOf(request: IncomingMessage): string {
+    return this.domains.domainOf(request.headers.host);
   }
 
   /**
@@ -80,25 +93,26 @@ export class RedirectPipeline {
    * password answers as to a HEAD: its redirect, its 404 or its 410, and no visit.
    */
   async unlock(request: IncomingMessage, key: string, password: string | undefined): Promise<RedirectAnswer | undefined> {
-    const target = this.served(request, LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null);
+    const domain = this.domains.domainOf(request.headers.host);
+    const target = this.served(domain, LINK_KEY.test(key) ? await this.resolver.resolve(domain, key) : null);
     const passwordHash = target?.guard?.passwordHash;
-    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, key, target);
+    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, domain, key, target);
     if (!password || !(await verifyPassword(password, passwordHash))) return WRONG_PASSWORD;
     this.visit(target, request);
     return unlocked(target.url);
   }
 
   /** A link on a domain that serves nothing yet (an unverified claim) is answered as an unknown one. */
-  private served(request: IncomingMessage, target: LinkTarget | null): LinkTarget | null {
-    return target !== null && !this.domains.serves(request.headers.host) ? null : target;
+  private served(domain: string, target: LinkTarget | null): LinkTarget | null {
+    return target !== null && !this.domains.serves(domain) ? null : target;
   }
 
-  private finish(request: IncomingMessage, key: string, target: LinkTarget | null): RedirectAnswer | undefined {
+  private finish(request: IncomingMessage, domain: string, key: string, target: LinkTarget | null): RedirectAnswer | undefined {
     if (target === null) {
       // Brief's own words (`/v2`, `/health`, …) are never link keys: not a redirect at all.
       if (RESERVED_SLUGS.has(key.toLowerCase())) return undefined;
       // Only now, for an unknown key, is the domain's setting asked: the hot path never is.
-      return this.domains.get(hostOf(request))?.notFound ?? this.answerFor(null);
+      return this.domains.get(domain)?.notFound ?? this.answerFor(null);
     }
     // The blocklist is asked only while it holds hosts: one comparison on the hot path otherwise.
     if (this.blockedHosts.size !== 0 && !target.blocked && this.blockedHosts.coversUrl(target.url)) return BLOCKED;
@@ -119,8 +133,6 @@ export class RedirectPipeline {
     for (const observe of this.observers) observe(target, request);
   }
 }
-
-const hostOf = (request: IncomingMessage): string => (request.headers.host ?? '').toLowerCase();
 
 function isExpired(guard: LinkGuard | undefined): boolean {
   return guard !== undefined && guard.expiresAt !== null && guard.expiresAt <= Date.now();
