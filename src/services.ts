@@ -107,6 +107,7 @@ export function createRedirects(
     observers,
     domainRedirects,
     blocklist.hosts,
+    config.forwardQuery,
   );
   return {
     pipeline,

@@ -29,9 +29,11 @@ export interface LinkInput {
   /**
    * Return the caller's existing link to the URL (or the one already holding the slug, for the
    * same URL) instead of making a new one. v2 always does; v3 when asked. A link with a
-   * password or an expiry is always a new one.
+   * password or an expiry, or that does not forward query strings, is always a new one.
    */
   reuseExisting?: boolean;
+  /** false: the redirect drops a visitor's query string instead of adding it to the destination's (decision 0015). */
+  forwardQuery?: boolean;
 }
 
 /** An edit of a link: absent fields stay, null clears. */
@@ -40,6 +42,7 @@ export interface LinkEdit {
   comment?: string | null;
   password?: string | null;
   expiredAt?: string | null;
+  forwardQuery?: boolean;
 }
 
 /** A link with the domain it lives on. */
@@ -143,6 +146,10 @@ export class LinkService {
     this.refuseBlocked(url);
 
     const reuse = input.reuseExisting === true;
+    const forwardQuery = input.forwardQuery !== false;
+    // A password, an expiry or forwarding turned off makes a link of its own: never returned for another request, never
+    // returned to one.
+    const ordinary = password === null && expiresAt === null && forwardQuery;
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
@@ -152,9 +159,9 @@ export class LinkService {
       title,
       comment,
       expiresAt,
-      // A password or an expiry makes a link of its own: never returned for another request, never returned to one.
-      reusable: password === null && expiresAt === null,
-      reuseExisting: reuse && password === null && expiresAt === null,
+      reusable: ordinary,
+      reuseExisting: reuse && ordinary,
+      forwardQuery,
     };
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
     if (fields.reuseExisting && slug === null) {
@@ -227,6 +234,7 @@ export class LinkService {
     }
     if (edit.comment !== undefined) changes.comment = optionalText('comment', edit.comment, COMMENT_MAX_LENGTH);
     if (edit.expiredAt !== undefined) changes.expiresAt = edit.expiredAt === null ? null : parseExpiry(edit.expiredAt);
+    if (edit.forwardQuery !== undefined) changes.forwardQuery = edit.forwardQuery;
     if (edit.password !== undefined) changes.passwordHash = edit.password === null ? null : await hashPassword(checkPassword(edit.password));
     const updated = await this.store.update(link, changes);
     if (!updated) throw BriefError.notFound();

@@ -4,6 +4,7 @@ import { verifyPassword } from '../links/passwords.js';
 import type { LinkGuard, LinkTarget } from '../storage/stores.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
+import { withVisitorQuery } from './query-forwarding.js';
 import { BLOCKED, EXPIRED, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
 
 /**
@@ -28,7 +29,8 @@ export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => vo
 export class RedirectPipeline {
   constructor(
     private readonly resolver: LinkResolver,
-    private readonly answerFor: (target: LinkTarget | null) => RedirectAnswer,
+    /** The answer for a target (its `location` when given: the destination with the visitor's query, else its url). */
+    private readonly answerFor: (target: LinkTarget | null, location?: string) => RedirectAnswer,
     private readonly observers: readonly VisitObserver[],
     /**
      * The domains' home and not-found redirects, by lower-case host (asked only for `/` and unknown
@@ -42,6 +44,8 @@ export class RedirectPipeline {
     },
     /** Blocked destinations (abuse/blocked-hosts.ts): links to them answer as blocked links do. Asked only while not empty. */
     private readonly blockedHosts: { readonly size: number; coversUrl(url: string): boolean } = { size: 0, coversUrl: () => false },
+    /** FORWARD_QUERY: a visitor's query string is added to the destination's (decision 0015). */
+    private readonly forwardQuery = true,
   ) {}
 
   /**
@@ -61,7 +65,8 @@ export class RedirectPipeline {
     const domain = this.domains.domainOf(request.headers.host);
     const found = this.resolver.resolveNow(domain, key);
     if (found === ASK_DATABASE) return undefined;
-    return this.finish(request, domain, key, this.served(domain, found));
+    // No query string here (a key holds no '?'): nothing to forward, and nothing looked for.
+    return this.finish(request, domain, key, this.served(domain, found), undefined);
   }
 
   /**
@@ -71,7 +76,7 @@ export class RedirectPipeline {
   async answer(request: IncomingMessage, key: string): Promise<RedirectAnswer | undefined> {
     const domain = this.domains.domainOf(request.headers.host);
     const found = LINK_KEY.test(key) ? await this.resolver.resolve(domain, key) : null;
-    return this.finish(request, domain, key, this.served(domain, found));
+    return this.finish(request, domain, key, this.served(domain, found), this.queryOf(request));
   }
 
   /**
@@ -96,10 +101,25 @@ export class RedirectPipeline {
     const domain = this.domains.domainOf(request.headers.host);
     const target = this.served(domain, LINK_KEY.test(key) ? await this.resolver.resolve(domain, key) : null);
     const passwordHash = target?.guard?.passwordHash;
-    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, domain, key, target);
+    const query = this.queryOf(request);
+    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, domain, key, target, query);
     if (!password || !(await verifyPassword(password, passwordHash))) return WRONG_PASSWORD;
     this.visit(target, request);
-    return unlocked(target.url);
+    // The form posts to its own address, query string included: the visitor's parameters go on with them.
+    return unlocked(this.destination(target, query));
+  }
+
+  /** What follows the request's first `?`, when there is one and forwarding is on. */
+  private queryOf(request: IncomingMessage): string | undefined {
+    if (!this.forwardQuery) return undefined;
+    const url = request.url ?? '';
+    const mark = url.indexOf('?');
+    return mark === -1 ? undefined : url.slice(mark + 1);
+  }
+
+  /** Where a redirect to the target goes: its url, with the visitor's query added unless the link opted out. */
+  private destination(target: LinkTarget, query: string | undefined): string {
+    return query === undefined || target.forwardQuery === false ? target.url : withVisitorQuery(target.url, query);
   }
 
   /** A link on a domain that serves nothing yet (an unverified claim) is answered as an unknown one. */
@@ -107,7 +127,13 @@ export class RedirectPipeline {
     return target !== null && !this.domains.serves(domain) ? null : target;
   }
 
-  private finish(request: IncomingMessage, domain: string, key: string, target: LinkTarget | null): RedirectAnswer | undefined {
+  private finish(
+    request: IncomingMessage,
+    domain: string,
+    key: string,
+    target: LinkTarget | null,
+    query: string | undefined,
+  ): RedirectAnswer | undefined {
     if (target === null) {
       // Brief's own words (`/v2`, `/health`, …) are never link keys: not a redirect at all.
       if (RESERVED_SLUGS.has(key.toLowerCase())) return undefined;
@@ -122,7 +148,8 @@ export class RedirectPipeline {
       if (target.guard.passwordHash !== null) return PASSWORD_FORM;
     }
     if (!target.blocked && request.method === 'GET') this.visit(target, request);
-    return this.answerFor(target);
+    // A query string is the router's door only; without one, the answer is what it always was.
+    return query === undefined || target.blocked ? this.answerFor(target) : this.answerFor(target, this.destination(target, query));
   }
 
   private isBlocked(target: LinkTarget): boolean {

@@ -79,6 +79,7 @@ export interface Link {
   statsClicks: number;
   expiresAt: string | null;
   hasPassword: boolean;
+  forwardQuery: boolean;
   comment: string;
   createdAt: string;
   updatedAt: string | null;
@@ -94,6 +95,7 @@ export interface LinkEdit {
   comment?: string | null;
   password?: string | null;
   expiredAt?: string | null;
+  forwardQuery?: boolean;
 }
 
 export interface ClickSeries {
