@@ -35,6 +35,9 @@ export class DomainRedirects {
   /** Hosts that are a domain of their own: the configured ones and the stored, verified ones. */
   private known: Set<string>;
   private readonly configured: ReadonlySet<string>;
+  // Copied out of the rules: read on every redirect.
+  private readonly strict: boolean;
+  private readonly defaultHost: string;
   /** Reads begun so far; only the newest one's result is kept, so an older, slower read never undoes a newer one. */
   private reads = 0;
   private reading = 0;
@@ -44,10 +47,12 @@ export class DomainRedirects {
     private readonly store: Pick<DomainStore, 'all'>,
     private readonly log: Log,
     /** Without rules every Host stands for itself, as with STRICT_HOSTS on. */
-    private readonly hosts: HostRules = { defaultHost: '', configuredHosts: [], strict: true },
+    hosts: HostRules = { defaultHost: '', configuredHosts: [], strict: true },
   ) {
     this.configured = new Set([hosts.defaultHost, ...hosts.configuredHosts]);
     this.known = new Set(this.configured);
+    this.strict = hosts.strict;
+    this.defaultHost = hosts.defaultHost;
   }
 
   /**
@@ -58,7 +63,7 @@ export class DomainRedirects {
    */
   domainOf(host: string | undefined): string {
     const lower = host === undefined ? '' : host.toLowerCase();
-    return this.hosts.strict || this.known.has(lower) ? lower : this.hosts.defaultHost;
+    return this.strict || lower === this.defaultHost || this.known.has(lower) ? lower : this.defaultHost;
   }
 
   /** The redirects of a host (lower-case host[:port]), if it has any. */
