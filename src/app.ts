@@ -106,8 +106,10 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
   });
   const webApp = withServerFacts(deps.webApp ?? loadWebApp(), config);
-  app.register(webAppRoutes(webApp, config.defaultDomain.hostname));
-  app.register(redirectRoutes(redirects.pipeline, appPage(webApp, config.defaultDomain.hostname)));
+  // The app on the default domain, which is also what a Host that is no short domain answers as (decision 0015).
+  const onDefault = (request: FastifyRequest) => redirects.pipeline.domainOf(request.raw) === config.defaultDomain.hostname;
+  app.register(webAppRoutes(webApp, onDefault));
+  app.register(redirectRoutes(redirects.pipeline, appPage(webApp, onDefault)));
 
   // BLOCKLIST_FILE is read again on SIGHUP (while the app runs).
   const reloadBlocklist = () => void services.blocklist.reloadFile();

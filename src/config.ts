@@ -84,6 +84,10 @@ export interface Config {
   readonly dnsServers: readonly string[] | undefined;
   /** ALLOW_URL_CREDENTIALS: whether a link's destination may carry a user name or password (`https://user:pass@host/`). */
   readonly allowUrlCredentials: boolean;
+  /** STRICT_HOSTS: a Host that is no short domain answers 404 (on) instead of as the default domain (off). */
+  readonly strictHosts: boolean;
+  /** FORWARD_QUERY: a visitor's query string is added to the destination's on redirect (decision 0015). */
+  readonly forwardQuery: boolean;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -156,6 +160,8 @@ export function loadConfig(env: Env = process.env): Config {
     domainsPerAccount: integer(env, 'DOMAINS_PER_ACCOUNT', 10, 0, 100_000),
     dnsServers: dnsServers(env.DNS_SERVERS?.trim() ?? ''),
     allowUrlCredentials: onOff('ALLOW_URL_CREDENTIALS', env.ALLOW_URL_CREDENTIALS?.trim() || 'off'),
+    strictHosts: onOff('STRICT_HOSTS', env.STRICT_HOSTS?.trim() || 'off'),
+    forwardQuery: onOff('FORWARD_QUERY', env.FORWARD_QUERY?.trim() || 'on'),
   });
 }
 

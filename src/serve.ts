@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { databaseFilesOpenToOthers, openMigratedDatabase } from './services.js';
+import { logStart } from './start-log.js';
 
 /**
  * `brief serve`: migrate, listen, and on SIGTERM/SIGINT stop accepting, let in-flight
@@ -36,4 +37,5 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  logStart(config, app.log);
 }

@@ -101,7 +101,11 @@ export function createRedirects(
   const clicks = new ClickCounter(database.clicks, log);
   // The domains' home and not-found redirects: read at start and every CHANGE_POLL_MS (other
   // instances' changes), and at once after a change made here, before its request is answered.
-  const domainRedirects = new DomainRedirects(database.domains, log);
+  const domainRedirects = new DomainRedirects(database.domains, log, {
+    defaultHost: config.defaultDomain.hostname,
+    configuredHosts: config.publicDomains.map((domain) => domain.hostname),
+    strict: config.strictHosts,
+  });
   domains.onChange(() => domainRedirects.refresh().catch((err: unknown) => log.warn({ err }, 'could not read the domain settings')));
   const observers: VisitObserver[] = [(target) => clicks.count(target.id)];
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
@@ -116,6 +120,7 @@ export function createRedirects(
     domainRedirects,
     blocklist.hosts,
     passwordCheck ?? boundedPasswordCheck({ verify: passwordWorkers.verify }),
+    config.forwardQuery,
   );
   return {
     pipeline,

@@ -18,9 +18,11 @@ export interface LinkInput {
   /**
    * Return the caller's existing link to the URL (or the one already holding the slug, for the
    * same URL) instead of making a new one. v2 always does; v3 when asked. A link with a
-   * password or an expiry is always a new one.
+   * password or an expiry, or that does not forward query strings, is always a new one.
    */
   reuseExisting?: boolean;
+  /** false: the redirect drops a visitor's query string instead of adding it to the destination's (decision 0015). */
+  forwardQuery?: boolean;
 }
 
 /** A link input whose fields passed their checks: what is left can fail only at write time. */
@@ -34,6 +36,7 @@ export interface CheckedLink {
   /** Epoch milliseconds. */
   readonly expiresAt: number | null;
   readonly reuseExisting: boolean;
+  readonly forwardQuery: boolean;
 }
 
 /**
@@ -82,6 +85,7 @@ export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now 
     password: password ? field(() => checkPassword(password)) : null,
     expiresAt: expiredAt ? field(() => parseExpiry(expiredAt, now)) : null,
     reuseExisting: input.reuseExisting === true,
+    forwardQuery: input.forwardQuery !== false,
   };
   const [first] = errors;
   if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);

@@ -23,6 +23,7 @@ export interface LinkEdit {
   comment?: string | null;
   password?: string | null;
   expiredAt?: string | null;
+  forwardQuery?: boolean;
 }
 
 /** A link with the domain it lives on. */
@@ -124,7 +125,10 @@ export class LinkService {
     }
     this.refuseBlocked(url);
 
-    const reuse = input.reuseExisting;
+    const { reuseExisting: reuse, forwardQuery } = input;
+    // A password, an expiry or forwarding turned off makes a link of its own: never returned for another request, never
+    // returned to one.
+    const ordinary = password === null && expiresAt === null && forwardQuery;
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
@@ -134,9 +138,9 @@ export class LinkService {
       title,
       comment,
       expiresAt,
-      // A password or an expiry makes a link of its own: never returned for another request, never returned to one.
-      reusable: password === null && expiresAt === null,
-      reuseExisting: reuse && password === null && expiresAt === null,
+      reusable: ordinary,
+      reuseExisting: reuse && ordinary,
+      forwardQuery,
     };
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
     if (fields.reuseExisting && slug === null) {
@@ -209,6 +213,7 @@ export class LinkService {
     }
     if (edit.comment !== undefined) changes.comment = optionalText('comment', edit.comment, COMMENT_MAX_LENGTH);
     if (edit.expiredAt !== undefined) changes.expiresAt = edit.expiredAt === null ? null : parseExpiry(edit.expiredAt);
+    if (edit.forwardQuery !== undefined) changes.forwardQuery = edit.forwardQuery;
     if (edit.password !== undefined) changes.passwordHash = edit.password === null ? null : await hashPassword(checkPassword(edit.password));
     const updated = await this.store.update(link, changes);
     if (!updated) throw BriefError.notFound();

@@ -95,7 +95,7 @@ const getSchema = oneSchema('One link', 'A link of the caller by its domain and 
 const deleteSchema = oneSchema('Delete a link', 'The short URL stops redirecting at once on every instance.', Success);
 const editSchema = oneSchema(
   'Edit a link',
-  'Changes the destination, comment, password or expiry; the redirect changes on every instance as a delete does. A new destination takes the link out of dedupe.',
+  'Changes the destination, comment, password, expiry or query forwarding; the redirect changes on every instance as a delete does. A new destination takes the link out of dedupe.',
   OneLink,
   { body: EditBody },
 );
@@ -123,9 +123,12 @@ export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
     });
 
     app.get('/shorten', { ...options, config: { limit: 'links' }, schema: shortenSchema }, async (request) => {
-      const { workspaceId, returnExisting, ...input } = request.query;
+      const { workspaceId, returnExisting, forwardQuery, ...input } = request.query;
       const caller = await callerIn(request, workspaceId, 'anyone');
-      return toShortenResult(await links.create(caller, { ...input, reuseExisting: returnExisting === '1' || returnExisting === 'true' }));
+      const yes = (flag: string | undefined) => flag === '1' || flag === 'true';
+      return toShortenResult(
+        await links.create(caller, { ...input, reuseExisting: yes(returnExisting), forwardQuery: forwardQuery === undefined || yes(forwardQuery) }),
+      );
     });
 
     app.get('/shorten/list', { ...options, config: { limit: 'read' }, schema: listSchema }, async (request) => {

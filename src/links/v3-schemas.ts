@@ -3,6 +3,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { SEARCH_MAX_LENGTH } from './link-fields.js';
 
+const FORWARD_QUERY =
+  "Brief's addition: whether the redirect adds a visitor's query string to the destination's (the destination's own value " +
+  'wins a clash; decision 0015). Default true; false: the destination as stored, whatever the visitor sent.';
+
 const WorkspaceId = Type.Optional(
   Type.String({
     description: "The caller's workspace id; absent, empty or `undefined` mean the caller's own. Another account's is not found (404).",
@@ -25,6 +29,7 @@ export const BulkItem = Type.Object({
   reuseExisting: Type.Optional(
     Type.Boolean({ description: "Return the caller's existing link to the URL instead of a new one (never for a password or expiry)." }),
   ),
+  forwardQuery: Type.Optional(Type.Boolean({ description: FORWARD_QUERY })),
 });
 export type BulkItem = Static<typeof BulkItem>;
 
@@ -90,6 +95,13 @@ export const ShortenV3Query = Type.Object({
       description: "`1` or `true`: return the caller's existing link to the URL instead of a new one.",
     }),
   ),
+  forwardQuery: Type.Optional(
+    Type.Unsafe<'1' | '0' | 'true' | 'false'>({
+      type: 'string',
+      enum: ['1', '0', 'true', 'false'],
+      description: `${FORWARD_QUERY} \`0\` or \`false\` turns it off.`,
+    }),
+  ),
   workspaceId: WorkspaceId,
 });
 
@@ -130,6 +142,7 @@ const linkFields = {
   statsClicks: Type.Integer(),
   expiresAt: Type.Union([Timestamp, Type.Null()]),
   hasPassword: Type.Boolean({ description: "Brief's addition: whether visitors must enter a password." }),
+  forwardQuery: Type.Boolean({ description: FORWARD_QUERY }),
   userId: Uuid,
   workspaceId: Uuid,
   comment: Type.String(),
@@ -163,6 +176,7 @@ export const EditBody = Type.Object(
         description: 'A new expiry (ISO 8601 with a zone, a date and time that exist, in the future); null removes it.',
       }),
     ),
+    forwardQuery: Type.Optional(Type.Boolean({ description: `${FORWARD_QUERY} Turning it off takes the link out of dedupe.` })),
   },
   { description: 'Only the fields given change.' },
 );

@@ -47,6 +47,7 @@ export function toV3Link({ link, domain }: PlacedLink, clicks: number) {
     statsClicks: clicks,
     expiresAt: iso(link.expiresAt),
     hasPassword: link.passwordHash !== null,
+    forwardQuery: link.forwardQuery,
     userId: userUuid(link.accountId),
     workspaceId: workspaceUuid(link.accountId),
     comment: link.comment ?? '',

@@ -11,16 +11,33 @@ export interface DomainRedirect {
   readonly notFound: RedirectAnswer | undefined;
 }
 
+/** What decides the domain a request's Host stands for (decision 0015). */
+export interface HostRules {
+  /** BASE_URL's host[:port], lower-case: the domain every other Host answers as, unless `strict`. */
+  readonly defaultHost: string;
+  /** The configured public domains' hosts (BASE_URL's and PUBLIC_DOMAINS'), lower-case. */
+  readonly configuredHosts: readonly string[];
+  /** STRICT_HOSTS: a Host that is no domain stays itself (and so finds nothing: 404). */
+  readonly strict: boolean;
+}
+
 /**
  * The domains' home and not-found redirects, held in memory so the redirect pipeline answers
- * them synchronously: host → answers, for the hosts that have a setting only. Read whole from
- * the domains table at start, every CHANGE_POLL_MS after (so a setting changed on another
- * instance counts here within that), and at once when this instance changes a domain.
+ * them synchronously: host → answers, for the hosts that have a setting only; and which Hosts
+ * are short domains at all. Read whole from the domains table at start, every CHANGE_POLL_MS
+ * after (so a setting changed on another instance counts here within that), and at once when
+ * this instance changes a domain.
  */
 export class DomainRedirects {
   private byHost = new Map<string, DomainRedirect>();
   /** Stored domains that serve nothing yet: unverified claims (decision 0019). Usually none. */
   private silent = new Set<string>();
+  /** Hosts that are a domain of their own: the configured ones and the stored, verified ones. */
+  private known: Set<string>;
+  private readonly configured: ReadonlySet<string>;
+  // Copied out of the rules: read on every redirect.
+  private readonly strict: boolean;
+  private readonly defaultHost: string;
   /** Reads begun so far; only the newest one's result is kept, so an older, slower read never undoes a newer one. */
   private reads = 0;
   private reading = 0;
@@ -29,7 +46,25 @@ export class DomainRedirects {
   constructor(
     private readonly store: Pick<DomainStore, 'all'>,
     private readonly log: Log,
-  ) {}
+    /** Without rules every Host stands for itself, as with STRICT_HOSTS on. */
+    hosts: HostRules = { defaultHost: '', configuredHosts: [], strict: true },
+  ) {
+    this.configured = new Set([hosts.defaultHost, ...hosts.configuredHosts]);
+    this.known = new Set(this.configured);
+    this.strict = hosts.strict;
+    this.defaultHost = hosts.defaultHost;
+  }
+
+  /**
+   * The domain (lower-case host[:port]) a request's Host header stands for: itself when it is a
+   * configured or verified domain, else the default domain, unless STRICT_HOSTS keeps it as it is.
+   * An unverified claim is no domain here: until it is proven, a Host it names answers as if
+   * nobody had claimed it (decision 0015), so a claim changes nothing anybody else sees.
+   */
+  domainOf(host: string | undefined): string {
+    const lower = host === undefined ? '' : host.toLowerCase();
+    return this.strict || lower === this.defaultHost || this.known.has(lower) ? lower : this.defaultHost;
+  }
 
   /** The redirects of a host (lower-case host[:port]), if it has any. */
   get(host: string): DomainRedirect | undefined {
@@ -37,11 +72,12 @@ export class DomainRedirects {
   }
 
   /**
-   * Whether a host (the Host header as sent) serves its links: false for an unverified claim,
-   * whose links answer as unknown ones. Asked of every redirect: free while there are no claims.
+   * Whether a domain (as domainOf answers it) serves its links: false for an unverified claim,
+   * whose links answer as unknown ones (reached only with STRICT_HOSTS on; otherwise such a Host
+   * answers as the default domain). Asked of every redirect: free while there are no claims.
    */
-  serves(host: string | undefined): boolean {
-    return this.silent.size === 0 || !this.silent.has((host ?? '').toLowerCase());
+  serves(domain: string): boolean {
+    return this.silent.size === 0 || !this.silent.has(domain);
   }
 
   /** Reads the table now; resolves once this read (or a newer one) is what get() answers from. */
@@ -53,6 +89,9 @@ export class DomainRedirects {
       if (read === this.reads) {
         this.byHost = redirectsOf(domains);
         this.silent = new Set(domains.filter((domain) => !servesRedirects(domain)).map((domain) => domain.hostname));
+        const known = new Set(this.configured);
+        for (const domain of domains) if (servesRedirects(domain)) known.add(domain.hostname);
+        this.known = known;
       }
     } finally {
       this.reading--;

@@ -7,7 +7,10 @@ const MAX_HOST_LENGTH = 300;
 /** resolveNow's answer when only an asynchronous read can tell (PostgreSQL, on a cache miss). */
 export const ASK_DATABASE = Symbol('ask the database');
 
-/** Host + key → where to send the visitor: from the cache when possible, else from the store. */
+/**
+ * Domain + key → where to send the visitor: from the cache when possible, else from the store.
+ * The domain is lower-case host[:port], as DomainRedirects.domainOf answers it for a request's Host.
+ */
 export class LinkResolver {
   constructor(
     private readonly store: LinkStore,
@@ -18,9 +21,8 @@ export class LinkResolver {
    * The answer without waiting: from the cache, else (SQLite) from the store's
    * synchronous read. null when there is no such link (or the key cannot be one).
    */
-  resolveNow(host: string, key: string): LinkTarget | null | typeof ASK_DATABASE {
-    if (!LINK_KEY.test(key) || host.length > MAX_HOST_LENGTH) return null;
-    const domain = host.toLowerCase();
+  resolveNow(domain: string, key: string): LinkTarget | null | typeof ASK_DATABASE {
+    if (!LINK_KEY.test(key) || domain.length > MAX_HOST_LENGTH) return null;
     const cached = this.cache.get(domain, key);
     if (cached !== undefined) return cached;
     const reads = this.store.syncReads;
@@ -32,10 +34,9 @@ export class LinkResolver {
     return target;
   }
 
-  async resolve(host: string, key: string): Promise<LinkTarget | null> {
-    const now = this.resolveNow(host, key);
+  async resolve(domain: string, key: string): Promise<LinkTarget | null> {
+    const now = this.resolveNow(domain, key);
     if (now !== ASK_DATABASE) return now;
-    const domain = host.toLowerCase();
     const snapshot = this.cache.snapshot();
     const target = await this.store.target(domain, key);
     this.cache.set(domain, key, target, snapshot);

@@ -53,13 +53,14 @@ export function settingRedirect(url: string): RedirectAnswer {
 }
 
 /** Builds the answer for a target; headers that never change are built once. */
-export function redirectAnswers(config: Config): (target: LinkTarget | null) => RedirectAnswer {
+export function redirectAnswers(config: Config): (target: LinkTarget | null, location?: string) => RedirectAnswer {
   // Permanent redirects may be cached by browsers, but only briefly, so a deleted link dies soon.
   const cacheControl = config.redirectStatus === 301 || config.redirectStatus === 308 ? 'private, max-age=90' : 'no-store';
   const status = config.redirectStatus;
-  return (target) => {
+  // `location`: the destination with a visitor's query string (query-forwarding.ts); the stored url without one.
+  return (target, location) => {
     if (!target) return NOT_FOUND;
     if (target.blocked) return BLOCKED;
-    return { status, headers: ['location', target.url, 'cache-control', cacheControl, 'content-length', '0'], body: '' };
+    return { status, headers: ['location', location ?? target.url, 'cache-control', cacheControl, 'content-length', '0'], body: '' };
   };
 }

@@ -93,8 +93,15 @@ export class RedirectCache {
 
   set(domain: string, key: string, target: LinkTarget | null, snapshot: number): void {
     if (snapshot !== this.generation) return;
-    // The index holds ordinary links only: a password or an expiry does not fit its records.
-    if (target && target.guard === undefined && this.indexed && this.index!.put(domain, key, target.id, target.url, target.blocked)) return;
+    // The index holds ordinary links only: a password, an expiry or forwarding turned off does not fit its records.
+    if (
+      target &&
+      target.guard === undefined &&
+      target.forwardQuery === undefined &&
+      this.indexed &&
+      this.index!.put(domain, key, target.id, target.url, target.blocked)
+    )
+      return;
     if (!this.entries) return;
     // One-hit wonders stay out (see Doorkeeper): they would only evict links that are visited again.
     if (!this.doorkeeper.admit(domain, key)) return;

@@ -4,6 +4,7 @@ import type { LinkGuard, LinkTarget } from '../storage/stores.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
 import { boundedPasswordCheck, type PasswordCheck } from './password-check.js';
+import { withVisitorQuery } from './query-forwarding.js';
 import { BLOCKED, EXPIRED, PASSWORD_CHECKS_BUSY, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
 
 /**
@@ -16,7 +17,8 @@ export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => vo
 
 /**
  * The one redirect pipeline: request → answer, for GET and HEAD /{key} on every short
- * domain (the Host header picks the domain), GET and HEAD / (a domain's home redirect), and
+ * domain (the Host header picks the domain; a Host that is none answers as the default domain
+ * unless STRICT_HOSTS is on, decision 0015), GET and HEAD / (a domain's home redirect), and
  * POST of a protected link's password. Every rule of a redirect lives here: what a key is,
  * Brief's reserved words, blocked, expired and unknown links (and a domain's not-found
  * redirect), passwords, and who is told of a visit. Its two doors call
@@ -27,17 +29,25 @@ export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => vo
 export class RedirectPipeline {
   constructor(
     private readonly resolver: LinkResolver,
-    private readonly answerFor: (target: LinkTarget | null) => RedirectAnswer,
+    /** The answer for a target (its `location` when given: the destination with the visitor's query, else its url). */
+    private readonly answerFor: (target: LinkTarget | null, location?: string) => RedirectAnswer,
     private readonly observers: readonly VisitObserver[],
     /**
      * The domains' home and not-found redirects, by lower-case host (asked only for `/` and unknown
      * keys), and whether a host serves its links at all (an unverified claim does not).
      */
-    private readonly domains: { get(host: string): DomainRedirect | undefined; serves(host: string | undefined): boolean },
+    private readonly domains: {
+      get(domain: string): DomainRedirect | undefined;
+      serves(domain: string): boolean;
+      /** The domain a Host header stands for (decision 0015): itself, or the default domain. */
+      domainOf(host: string | undefined): string;
+    },
     /** Blocked destinations (abuse/blocked-hosts.ts): links to them answer as blocked links do. Asked only while not empty. */
     private readonly blockedHosts: { readonly size: number; coversUrl(url: string): boolean } = { size: 0, coversUrl: () => false },
     /** Passwords against their hashes, a few at once (password-check.ts). */
     private readonly checkPassword: PasswordCheck = boundedPasswordCheck(),
+    /** FORWARD_QUERY: a visitor's query string is added to the destination's (decision 0015). */
+    private readonly forwardQuery = true,
   ) {}
 
   /**
@@ -54,9 +64,11 @@ export class RedirectPipeline {
     // A key never holds '/', '?' or '%', so anything else fails here and goes to the router.
     const key = url.slice(1);
     if (!LINK_KEY.test(key)) return url === '/' ? this.home(request) : undefined;
-    const found = this.resolver.resolveNow(request.headers.host ?? '', key);
+    const domain = this.domains.domainOf(request.headers.host);
+    const found = this.resolver.resolveNow(domain, key);
     if (found === ASK_DATABASE) return undefined;
-    return this.finish(request, key, this.served(request, found));
+    // No query string here (a key holds no '?'): nothing to forward, and nothing looked for.
+    return this.finish(request, domain, key, this.served(domain, found), undefined);
   }
 
   /**
@@ -64,8 +76,9 @@ export class RedirectPipeline {
    * Brief's reserved words (the router's not-found handling answers those).
    */
   async answer(request: IncomingMessage, key: string): Promise<RedirectAnswer | undefined> {
-    const found = LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null;
-    return this.finish(request, key, this.served(request, found));
+    const domain = this.domains.domainOf(request.headers.host);
+    const found = LINK_KEY.test(key) ? await this.resolver.resolve(domain, key) : null;
+    return this.finish(request, domain, key, this.served(domain, found), this.queryOf(request));
   }
 
   /**
@@ -73,7 +86,12 @@ export class RedirectPipeline {
    * none (the router answers: the 404 page today, an application later). Never a visit.
    */
   home(request: IncomingMessage): RedirectAnswer | undefined {
-    return this.domains.get(hostOf(request))?.home;
+    return this.domains.get(this.domains.domainOf(request.headers.host))?.home;
+  }
+
+  /** The domain (lower-case host[:port]) a request is answered as: its Host's, or the default domain's (decision 0015). */
+  domainOf(request: IncomingMessage): string {
+    return this.domains.domainOf(request.headers.host);
   }
 
   /**
@@ -83,28 +101,50 @@ export class RedirectPipeline {
    * checks wait already, 503 (a page with Retry-After), without a check.
    */
   async unlock(request: IncomingMessage, key: string, password: string | undefined): Promise<RedirectAnswer | undefined> {
-    const target = this.served(request, LINK_KEY.test(key) ? await this.resolver.resolve(request.headers.host ?? '', key) : null);
+    const domain = this.domains.domainOf(request.headers.host);
+    const target = this.served(domain, LINK_KEY.test(key) ? await this.resolver.resolve(domain, key) : null);
     const passwordHash = target?.guard?.passwordHash;
-    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, key, target);
+    const query = this.queryOf(request);
+    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, domain, key, target, query);
     if (!password) return WRONG_PASSWORD;
     const right = await this.checkPassword(password, passwordHash);
     if (right === 'busy') return PASSWORD_CHECKS_BUSY;
     if (!right) return WRONG_PASSWORD;
     this.visit(target, request);
-    return unlocked(target.url);
+    // The form posts to its own address, query string included: the visitor's parameters go on with them.
+    return unlocked(this.destination(target, query));
+  }
+
+  /** What follows the request's first `?`, when there is one and forwarding is on. */
+  private queryOf(request: IncomingMessage): string | undefined {
+    if (!this.forwardQuery) return undefined;
+    const url = request.url ?? '';
+    const mark = url.indexOf('?');
+    return mark === -1 ? undefined : url.slice(mark + 1);
+  }
+
+  /** Where a redirect to the target goes: its url, with the visitor's query added unless the link opted out. */
+  private destination(target: LinkTarget, query: string | undefined): string {
+    return query === undefined || target.forwardQuery === false ? target.url : withVisitorQuery(target.url, query);
   }
 
   /** A link on a domain that serves nothing yet (an unverified claim) is answered as an unknown one. */
-  private served(request: IncomingMessage, target: LinkTarget | null): LinkTarget | null {
-    return target !== null && !this.domains.serves(request.headers.host) ? null : target;
+  private served(domain: string, target: LinkTarget | null): LinkTarget | null {
+    return target !== null && !this.domains.serves(domain) ? null : target;
   }
 
-  private finish(request: IncomingMessage, key: string, target: LinkTarget | null): RedirectAnswer | undefined {
+  private finish(
+    request: IncomingMessage,
+    domain: string,
+    key: string,
+    target: LinkTarget | null,
+    query: string | undefined,
+  ): RedirectAnswer | undefined {
     if (target === null) {
       // Brief's own words (`/v2`, `/health`, …) are never link keys: not a redirect at all.
       if (RESERVED_SLUGS.has(key.toLowerCase())) return undefined;
       // Only now, for an unknown key, is the domain's setting asked: the hot path never is.
-      return this.domains.get(hostOf(request))?.notFound ?? this.answerFor(null);
+      return this.domains.get(domain)?.notFound ?? this.answerFor(null);
     }
     // The blocklist is asked only while it holds hosts: one comparison on the hot path otherwise.
     if (this.blockedHosts.size !== 0 && !target.blocked && this.blockedHosts.coversUrl(target.url)) return BLOCKED;
@@ -114,7 +154,8 @@ export class RedirectPipeline {
       if (target.guard.passwordHash !== null) return PASSWORD_FORM;
     }
     if (!target.blocked && request.method === 'GET') this.visit(target, request);
-    return this.answerFor(target);
+    // A query string is the router's door only; without one, the answer is what it always was.
+    return query === undefined || target.blocked ? this.answerFor(target) : this.answerFor(target, this.destination(target, query));
   }
 
   private isBlocked(target: LinkTarget): boolean {
@@ -125,8 +166,6 @@ export class RedirectPipeline {
     for (const observe of this.observers) observe(target, request);
   }
 }
-
-const hostOf = (request: IncomingMessage): string => (request.headers.host ?? '').toLowerCase();
 
 function isExpired(guard: LinkGuard | undefined): boolean {
   return guard !== undefined && guard.expiresAt !== null && guard.expiresAt <= Date.now();

@@ -14,7 +14,14 @@ const redirect = (description: string) => ({
   description: `${description}; \`REDIRECT_STATUS\` picks one of 301, 302, 307, 308 for the whole server. No body.`,
   type: 'null',
   headers: {
-    Location: { type: 'string', description: 'The stored long URL.', examples: ['https://example.com/some/long/page'] },
+    Location: {
+      type: 'string',
+      description:
+        "The stored long URL, with the visitor's query string added after its own parameters (the destination's value wins " +
+        "a clash; its fragment kept) unless `FORWARD_QUERY=off` or the link's `forwardQuery` is false. A query that cannot " +
+        'be parsed, or a result longer than 8,192 characters, adds nothing.',
+      examples: ['https://example.com/some/long/page?utm_source=news'],
+    },
     'Cache-Control': {
       type: 'string',
       description: '`private, max-age=90` for 301 and 308, `no-store` for 302 and 307.',
@@ -32,7 +39,8 @@ const KeyParams = Type.Object({
 const redirectSchema = {
   summary: 'Follow a short URL',
   description:
-    'GET and HEAD `/{key}` on any configured short domain, chosen by the `Host` header (case-insensitively). ' +
+    'GET and HEAD `/{key}` on any configured short domain, chosen by the `Host` header (case-insensitively); a `Host` that is ' +
+    'no short domain (or a claim not verified yet) is answered as the default domain, unless `STRICT_HOSTS=on`. ' +
     'A link lives only on its own domain. Each GET of a live link counts a click. A link with a password answers ' +
     'a form (200) that posts the password back to the same address; an expired link answers 410. An unknown key on a ' +
     'domain with a not-found page redirect (`notFoundPageRedirectUrl`) answers 302 to it (`Cache-Control: no-store`).',
@@ -47,7 +55,7 @@ const redirectSchema = {
     308: redirect('Permanent Redirect'),
     404: {
       description:
-        'An unknown or deleted link, or an unknown host: a small HTML page. A word Brief keeps for its own routes ' +
+        'An unknown or deleted link, or (with `STRICT_HOSTS=on`) a host that is no short domain: a small HTML page. A word Brief keeps for its own routes ' +
         '(`v2`, `api`, `docs`, …) is never a key: under `/v2` it answers JSON `E_ROUTE_NOT_FOUND`.',
       content: { 'text/html': html(NOT_FOUND_PAGE), 'application/json': errorMedia('routeNotFound') },
     },
@@ -92,7 +100,7 @@ const homeSchema = {
   description:
     'GET and HEAD `/` on a short domain with a home page redirect (`PATCH /v3/shorten/domains/{domain}`, ' +
     '`homePageRedirectUrl`) answer 302 to it, not cached and not counted as a click. Without one, the web app on the ' +
-    'default domain (`BASE_URL`), the 404 page on any other.',
+    'default domain (`BASE_URL`, and any `Host` that is no short domain unless `STRICT_HOSTS=on`), the 404 page on any other.',
   tags: ['redirect'],
   security: NO_AUTH,
   response: {
@@ -106,7 +114,7 @@ const homeSchema = {
       },
     },
     404: {
-      description: 'A domain without a home page redirect, or an unknown host: a small HTML page.',
+      description: 'A domain without a home page redirect, or (with `STRICT_HOSTS=on`) a host that is no short domain: a small HTML page.',
       content: { 'text/html': html(NOT_FOUND_PAGE) },
     },
     ...errorResponses(400, 500),

@@ -28,19 +28,26 @@ export function toLinkRecord(row: LinkRow): LinkRecord {
     expiresAt: row.expires_at,
     updatedAt: row.updated_at,
     reusable: Boolean(row.reusable),
+    forwardQuery: Boolean(row.forward_query),
   };
 }
 
 /** The columns a redirect needs. */
-const TARGET_COLUMNS = ['id', 'url', 'status', 'password_hash', 'expires_at'] as const;
+const TARGET_COLUMNS = ['id', 'url', 'status', 'password_hash', 'expires_at', 'forward_query'] as const;
 type TargetRow = Pick<LinkRow, (typeof TARGET_COLUMNS)[number]>;
 
-/** A target; a guard only when the link has a password or an expiry, so ordinary targets keep one shape. */
+/**
+ * A target; a guard only when the link has a password or an expiry, and `forwardQuery` only when it is off, so
+ * ordinary targets keep one shape.
+ */
 function toTarget(row: TargetRow | undefined): LinkTarget | null {
   if (!row) return null;
   const blocked = row.status === 'blocked';
-  if (row.password_hash === null && row.expires_at === null) return { id: row.id, url: row.url, blocked };
-  return { id: row.id, url: row.url, blocked, guard: { passwordHash: row.password_hash, expiresAt: row.expires_at } };
+  const target: LinkTarget =
+    row.password_hash === null && row.expires_at === null
+      ? { id: row.id, url: row.url, blocked }
+      : { id: row.id, url: row.url, blocked, guard: { passwordHash: row.password_hash, expiresAt: row.expires_at } };
+  return row.forward_query ? target : { ...target, forwardQuery: false };
 }
 
 // The dedupe index is partial (migrations/0003): a query uses it only when it names the
@@ -196,6 +203,9 @@ export class SqlLinkStore implements LinkStore {
           ...(changes.comment !== undefined && { comment: changes.comment }),
           ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
           ...(changes.expiresAt !== undefined && { expires_at: changes.expiresAt }),
+          // Off takes the link out of dedupe, as a new destination does: it no longer answers as "the" link to its URL.
+          ...(changes.forwardQuery !== undefined && { forward_query: changes.forwardQuery ? 1 : 0 }),
+          ...(changes.forwardQuery === false && { reusable: 0 }),
           updated_at: Date.now(),
         })
         .where('id', '=', link.id)
@@ -302,6 +312,7 @@ function insertValues(link: NewLink, code: string, reusable: boolean) {
     expires_at: link.expiresAt,
     updated_at: null,
     reusable: reusable ? 1 : 0, // PostgreSQL reads '1' as true
+    forward_query: link.forwardQuery ? 1 : 0,
   };
 }
 
@@ -341,7 +352,7 @@ class SqliteLinkReads implements SyncLinkReads {
   eachNewest(limit: number, visit: (domain: string, key: string, id: number, url: string, blocked: boolean) => void): void {
     const rows = this.reader()
       .prepare<[number], [string, string, number, string, string]>(
-        'select domain, key, id, url, status from links where deleted_at is null and password_hash is null and expires_at is null order by id desc limit ?',
+        'select domain, key, id, url, status from links where deleted_at is null and password_hash is null and expires_at is null and forward_query = 1 order by id desc limit ?',
       )
       .raw()
       .iterate(limit);

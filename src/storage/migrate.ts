@@ -8,6 +8,7 @@ import { clickRollups } from './migrations/0005-click-rollups.js';
 import { blocklist } from './migrations/0006-blocklist.js';
 import { linkRollupMark } from './migrations/0007-link-rollup-mark.js';
 import { domainVerification } from './migrations/0009-domain-verification.js';
+import { linkForwardQuery } from './migrations/0010-link-forward-query.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0006-blocklist': blocklist(database.dialect),
     '0007-link-rollup-mark': linkRollupMark(database.dialect),
     '0009-domain-verification': domainVerification(database.dialect),
+    '0010-link-forward-query': linkForwardQuery(database.dialect),
   };
 }
 

@@ -29,6 +29,8 @@ export interface LinkRecord {
   readonly updatedAt: number | null;
   /** In the dedupe index: the account's one slug-less link to its URL on its domain. */
   readonly reusable: boolean;
+  /** Its redirect adds a visitor's query string to the destination's (decision 0015); v3's `forwardQuery`. */
+  readonly forwardQuery: boolean;
 }
 
 /** A link to create; the store draws its code. */
@@ -50,6 +52,7 @@ export interface NewLink {
   readonly reusable: boolean;
   /** Return the account's dedupe link to the URL, when there is one, instead of making a new link. */
   readonly reuseExisting: boolean;
+  readonly forwardQuery: boolean;
 }
 
 /** What an edit changes; absent fields stay as they are, null clears. */
@@ -58,6 +61,8 @@ export interface LinkChanges {
   readonly comment?: string | null;
   readonly passwordHash?: string | null;
   readonly expiresAt?: number | null;
+  /** Turning it off also takes the link out of dedupe. */
+  readonly forwardQuery?: boolean;
 }
 
 /** A link with the clicks counted for it so far. */
@@ -81,6 +86,8 @@ export interface LinkTarget {
   readonly blocked: boolean;
   /** Only on links with a password or an expiry: most targets have no such property at all. */
   readonly guard?: LinkGuard;
+  /** Only on links that do not forward a visitor's query string (v3 `forwardQuery: false`): absent on the rest. */
+  readonly forwardQuery?: false;
 }
 
 /** What stands between a visitor and the destination of a guarded link. */

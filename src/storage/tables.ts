@@ -65,6 +65,8 @@ export interface LinkTable {
   updated_at: number | null;
   /** In the dedupe index (v2, and v3 with reuseExisting); 0/1 on SQLite. */
   reusable: Generated<boolean | number>;
+  /** A visitor's query string is added to the destination's on redirect (decision 0015); 0/1 on SQLite. */
+  forward_query: Generated<boolean | number>;
   /** Why an administrator blocked the link (`brief link block --reason`); null when not given or not blocked. */
   block_reason: string | null;
 }

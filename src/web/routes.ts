@@ -23,14 +23,20 @@ export function loadWebApp(dir: string = WEB_APP_DIR): WebApp {
 }
 
 /**
- * The app's page for a request, on the default domain only (`host`: its lower-case host[:port]);
- * the not-found handling elsewhere, so no other domain shows it. Undefined when the app is not built.
+ * Whether a request is answered as the default domain: its Host is BASE_URL's, or (unless STRICT_HOSTS is on) no
+ * short domain at all (decision 0015).
  */
-export function appPage(app: WebApp, host: string): AppPage | undefined {
+export type OnDefaultDomain = (request: FastifyRequest) => boolean;
+
+/**
+ * The app's page for a request, on the default domain only; the not-found handling elsewhere, so no other domain
+ * shows it. Undefined when the app is not built.
+ */
+export function appPage(app: WebApp, onDefault: OnDefaultDomain): AppPage | undefined {
   const index = app.index;
   if (index === undefined) return undefined;
   return (request, reply) => {
-    if ((request.headers.host ?? '').toLowerCase() !== host) return reply.callNotFound();
+    if (!onDefault(request)) return reply.callNotFound();
     return reply.code(200).headers(APP_PAGE_HEADERS).type('text/html; charset=utf-8').send(index);
   };
 }
@@ -40,9 +46,9 @@ export function appPage(app: WebApp, host: string): AppPage | undefined {
  * and its pages under `/app/…` (the default domain only; `app` is reserved too). `/` itself is the redirect
  * feature's route, which hands over to the app when the domain has no home page redirect (app.ts).
  */
-export function webAppRoutes(app: WebApp, host: string) {
+export function webAppRoutes(app: WebApp, onDefault: OnDefaultDomain) {
   return async (fastify: FastifyInstance) => {
-    const page = appPage(app, host);
+    const page = appPage(app, onDefault);
     if (page === undefined) {
       fastify.log.warn({ dir: app.dir }, 'the web app is not built (npm run build): / answers the not-found page');
       return;

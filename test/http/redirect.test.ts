@@ -70,12 +70,12 @@ for (const dialect of dialects) {
       }
     });
 
-    it('answers 404 on an unknown host, even for an existing key', async () => {
+    it('answers a Host that is no domain as the default domain (decision 0015)', async () => {
       const link = await make(ctx.t);
       const res = await visit('nowhere.test', link.code);
-      assert.equal(res.statusCode, 404);
-      assert.equal(res.headers.location, undefined);
-      assert.equal((await visit('short.test.evil.test', link.code)).statusCode, 404);
+      assert.equal(res.statusCode, 301);
+      assert.equal(res.headers.location, link.url);
+      assert.equal((await visit('short.test.evil.test', link.code)).headers.location, link.url);
     });
 
     it('answers 404 for a deleted link', async () => {

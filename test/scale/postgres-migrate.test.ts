@@ -15,6 +15,7 @@ const ALL_MIGRATIONS = [
   '0006-blocklist',
   '0007-link-rollup-mark',
   '0009-domain-verification',
+  '0010-link-forward-query',
 ];
 
 if (TEST_DATABASE_URL) {

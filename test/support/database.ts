@@ -86,6 +86,7 @@ export function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
     expiresAt: null,
     reusable: false,
     reuseExisting: false,
+    forwardQuery: true,
     ...extra,
   };
 }

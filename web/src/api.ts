@@ -80,6 +80,7 @@ export interface Link {
   statsClicks: number;
   expiresAt: string | null;
   hasPassword: boolean;
+  forwardQuery: boolean;
   comment: string;
   createdAt: string;
   updatedAt: string | null;
@@ -95,6 +96,7 @@ export interface LinkEdit {
   comment?: string | null;
   password?: string | null;
   expiredAt?: string | null;
+  forwardQuery?: boolean;
 }
 
 export interface ClickSeries {

@@ -5,8 +5,8 @@ import type { LinkRow } from '../tables.js';
 
 /** The insert's columns in the order of its placeholders. */
 const INSERT =
-  'insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable) ' +
-  "values (?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?) on conflict do nothing";
+  'insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query) ' +
+  "values (?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?, ?) on conflict do nothing";
 // The dedupe index is partial: the query names its condition literally so SQLite uses it.
 const DUPLICATE =
   'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null and reusable = true';
@@ -25,6 +25,7 @@ type InsertParams = [
   string | null,
   string | null,
   number | null,
+  number,
   number,
 ];
 
@@ -64,6 +65,7 @@ export class SqliteLinkWrites {
           link.passwordHash,
           link.expiresAt,
           reusable ? 1 : 0,
+          link.forwardQuery ? 1 : 0,
         );
         if (result.changes === 0) return undefined;
         return {
@@ -83,6 +85,7 @@ export class SqliteLinkWrites {
           expiresAt: link.expiresAt,
           updatedAt: null,
           reusable,
+          forwardQuery: link.forwardQuery,
         };
       };
       const inserted = tryInsert(link.reusable);

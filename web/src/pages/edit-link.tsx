@@ -6,7 +6,7 @@ import { fromLocalInput, toLocalInput } from '../format';
 
 const FIELDS = ['url', 'comment', 'password', 'expiredAt'] as const;
 
-/** Edit a link's destination, comment, password and expiry: only what changed is sent (PATCH). */
+/** Edit a link's destination, comment, password, expiry and query forwarding: only what changed is sent (PATCH). */
 export function EditLink(props: { link: Link; onDone: (message?: string) => void }) {
   const { link } = props;
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -23,6 +23,8 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
     else if (value('password') !== '') edit.password = value('password');
     const expiry = value('expiredAt');
     if (expiry !== toLocalInput(link.expiresAt)) edit.expiredAt = expiry === '' ? null : fromLocalInput(expiry);
+    const forwardQuery = form.get('forwardQuery') === 'on';
+    if (forwardQuery !== link.forwardQuery) edit.forwardQuery = forwardQuery;
     if (Object.keys(edit).length === 0) return props.onDone();
     setBusy(true);
     setErrors({});
@@ -62,6 +64,10 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
         <Field id="edit-expiry" label="Expires" error={errors.expiredAt} hint="Your local time; empty for never.">
           {(aria) => <input {...aria} name="expiredAt" type="datetime-local" defaultValue={toLocalInput(link.expiresAt)} />}
         </Field>
+        <div class="check">
+          <input id="edit-forward-query" name="forwardQuery" type="checkbox" defaultChecked={link.forwardQuery} />
+          <label for="edit-forward-query">Pass a visitor's query string (?utm_source=…) on to the destination</label>
+        </div>
         {errors.form && (
           <p class="error" role="alert">
             {errors.form}

@@ -1,0 +1,102 @@
+// Query forwarding's per-link switch in storage, on every dialect (decision 0015): migration 0010 leaves every
+// existing link forwarding; the switch is stored, read into the redirect's target only when off, edited, and a link
+// with it off stays out of the in-memory link index.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
+import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
+import { createTestDatabase } from '../scale-support/test-services.js';
+import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
+
+const BEFORE = '0009-domain-verification';
+let counter = 0;
+const draw = () => `fq${Date.now().toString(36)}${++counter}`;
+
+async function openEmpty(dialect: Dialect): Promise<{ database: Database; cleanup(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-forward-'));
+    const database = openDatabase({ kind: 'sqlite', path: path.join(dir, 'brief.db') });
+    return {
+      database,
+      async cleanup() {
+        await database.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const scratch = await createTestDatabase(process.env.TEST_DATABASE_URL!.trim());
+  const database = openDatabase({ kind: 'postgres', url: scratch.url }, { poolMax: 4 });
+  return {
+    database,
+    async cleanup() {
+      await database.close();
+      await scratch.drop();
+    },
+  };
+}
+
+for (const dialect of dialects) {
+  describe(`migration 0010: query forwarding (${dialect})`, () => {
+    it('leaves every link made before it forwarding', async () => {
+      const { database, cleanup } = await openEmpty(dialect);
+      try {
+        await migrateUpTo(database, BEFORE);
+        await sql`insert into accounts (name, created_at) values ('old', 1000)`.execute(database.db);
+        const owner = await database.db.selectFrom('accounts').select('id').where('name', '=', 'old').executeTakeFirstOrThrow();
+        await sql`insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at)
+          values ('oldcode', 'short.test', 'oldcode', null, 'https://example.com/old', ${Buffer.alloc(32)}, null, ${owner.id}, 'public', 1)`.execute(
+          database.db,
+        );
+        const applied = await migrateToLatest(database);
+        assert.ok(applied.includes('0010-link-forward-query'), applied.join(', '));
+        const link = await database.links.findByKey('short.test', 'oldcode');
+        assert.equal(link?.forwardQuery, true);
+        const target = await database.links.target('short.test', 'oldcode');
+        assert.equal(target && 'forwardQuery' in target, false, 'an ordinary target has no such property');
+      } finally {
+        await cleanup();
+      }
+    });
+  });
+
+  describe(`link store: forwardQuery (${dialect})`, () => {
+    let t: TestDatabase;
+    before(async () => {
+      t = await openTestDatabase(dialect);
+    });
+    after(() => t.cleanup());
+
+    it('stores the switch, reads it into the target only when off, and edits it (off leaves dedupe)', async () => {
+      const made = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { forwardQuery: false }), draw);
+      assert.ok('created' in made);
+      const link = made.created;
+      assert.equal(link.forwardQuery, false);
+      assert.deepEqual(await t.database.links.target(link.domain, link.key), { id: link.id, url: link.url, blocked: false, forwardQuery: false });
+      const on = await t.database.links.update(link, { forwardQuery: true });
+      assert.equal(on?.forwardQuery, true);
+      assert.deepEqual(await t.database.links.target(link.domain, link.key), { id: link.id, url: link.url, blocked: false });
+
+      const reusable = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { reusable: true }), draw);
+      assert.ok('created' in reusable);
+      assert.equal(reusable.created.reusable, true);
+      const off = await t.database.links.update(reusable.created, { forwardQuery: false });
+      assert.deepEqual([off?.forwardQuery, off?.reusable], [false, false]);
+    });
+
+    // The link index exists on SQLite files only.
+    if (dialect === 'sqlite')
+      it('keeps links that do not forward out of the link index', async () => {
+        const reads = t.database.links.syncReads!;
+        const made = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { forwardQuery: false }), draw);
+        assert.ok('created' in made);
+        const indexed: string[] = [];
+        reads.eachNewest(1_000_000, (_domain, key) => indexed.push(key));
+        assert.ok(!indexed.includes(made.created.key));
+        assert.equal(reads.target(made.created.domain, made.created.key)?.forwardQuery, false);
+      });
+  });
+}
