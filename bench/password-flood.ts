@@ -1,4 +1,4 @@
-// `npm run build && node --import tsx bench/password-flood.ts [--seconds N] [--server DIR]`: do wrong
+// `npm run build && node --import tsx bench/password-flood.ts [--seconds 4] [--rounds 3] [--server DIR]`: do wrong
 // passwords slow the rest? One built server; redirects under load and the web app's script fetched one
 // at a time, first quietly, then while 400 wrong passwords arrive on a protected link, evenly spread
 // over the same time (the password limits off, as if from as many addresses as it takes: issue 31's
@@ -14,10 +14,20 @@ import { pinSelf, startBrief } from './servers.js';
 const DOMAIN = 'brief.bench';
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const seconds = Number(option('--seconds') ?? 5);
+const seconds = Number(option('--seconds') ?? 4);
+const roundCount = Number(option('--rounds') ?? 3);
+/** How long a round waits for the flood's last answers before it counts them unanswered. */
+const MAX_STRAGGLE_MS = 15_000;
 const WRONG_PASSWORDS = 400;
-const FLOOD_CONNECTIONS = 50;
 const REDIRECT_CONNECTIONS = 20;
+
+interface Measure {
+  redirectsPerSecond: number;
+  redirectP99: number;
+  redirectErrors: number;
+  assetMedianMs: number;
+  assetP99Ms: number;
+}
 
 interface Answer {
   status: number;
@@ -25,11 +35,13 @@ interface Answer {
   ms: number;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: FLOOD_CONNECTIONS + 2 });
-function request(port: number, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+const agent = new http.Agent({ keepAlive: true });
+/** The wrong passwords: as many connections as are waiting for an answer. */
+const floodAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+function request(port: number, method: string, url: string, headers: Record<string, string> = {}, body?: string, via = agent): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent, headers: { host: DOMAIN, ...headers } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent: via, headers: { host: DOMAIN, ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
@@ -74,11 +86,16 @@ async function main(): Promise<void> {
     if (!script) throw new Error(`no script in the web app's page: ${page.body.slice(0, 200)}`);
 
     /** The redirect load and the script fetched one at a time, for `seconds`. */
-    const measure = async () => {
+    const measure = async (): Promise<Measure> => {
       const assetTimes: number[] = [];
       const until = Date.now() + seconds * 1000;
+      let fetching = 0;
       const assets = (async () => {
-        while (Date.now() < until) assetTimes.push((await request(server.port, 'GET', script)).ms);
+        while (Date.now() < until) {
+          fetching = performance.now();
+          assetTimes.push((await request(server.port, 'GET', script)).ms);
+          fetching = 0;
+        }
       })();
       const redirects = await runLoad({
         port: server.port,
@@ -87,57 +104,79 @@ async function main(): Promise<void> {
         connections: REDIRECT_CONNECTIONS,
         seconds,
       });
-      await assets;
-      return {
+      // A fetch still waiting MAX_STRAGGLE_MS after the load counts with the time it has waited so far.
+      await Promise.race([assets, new Promise((resolve) => setTimeout(resolve, MAX_STRAGGLE_MS))]);
+      if (fetching !== 0) assetTimes.push(performance.now() - fetching);
+      const measured: Measure = {
         redirectsPerSecond: Math.round(redirects.requests / redirects.seconds),
         redirectP99: redirects.p99,
         redirectErrors: redirects.errors,
         assetMedianMs: Number(percentile(assetTimes, 50).toFixed(1)),
         assetP99Ms: Number(percentile(assetTimes, 99).toFixed(1)),
       };
+      return measured;
     };
 
-    const quiet = await measure();
-    const outcomes: Record<number, number> = {};
+    /** 400 wrong passwords spread evenly over `seconds`, each on a connection of its own while it waits. */
+    const wrongPasswords = (round: number) => {
+      const answers: Answer[] = [];
+      const sent: Array<Promise<void>> = [];
+      const started = Date.now();
+      const timer = setInterval(() => {
+        // As many as are due by now, so a late tick does not thin the flood.
+        const due = Math.min(WRONG_PASSWORDS, Math.ceil(((Date.now() - started) / (seconds * 1000)) * WRONG_PASSWORDS));
+        while (sent.length < due) {
+          const body = `password=wrong-${round}-${sent.length}`;
+          sent.push(
+            request(server.port, 'POST', `/${slug}`, form, body, floodAgent).then(
+              (answer) => void answers.push(answer),
+              () => {}, // a connection cut when the server stops: counted unanswered
+            ),
+          );
+        }
+        if (sent.length >= WRONG_PASSWORDS) clearInterval(timer);
+      }, 5);
+      return answers;
+    };
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const answerTimes: number[] = [];
-    const flood: Array<Promise<void>> = [];
-    const started = Date.now();
-    const timer = setInterval(() => {
-      // As many as are due by now, so a late tick does not thin the flood.
-      const due = Math.min(WRONG_PASSWORDS, Math.ceil(((Date.now() - started) / (seconds * 1000)) * WRONG_PASSWORDS));
-      while (flood.length < due) {
-        const n = flood.length;
-        flood.push(
-          request(server.port, 'POST', `/${slug}`, form, `password=wrong-${n}`).then((answer) => {
-            outcomes[answer.status] = (outcomes[answer.status] ?? 0) + 1;
-            answerTimes.push(answer.ms);
-          }),
-        );
-      }
-      if (flood.length >= WRONG_PASSWORDS) clearInterval(timer);
-    }, 5);
-    const busy = await measure();
-    await Promise.all(flood);
-    const arrived = Object.values(outcomes).reduce((a, b) => a + b, 0);
+
+    // Quiet, then under the flood, round after round; the flood's stragglers are waited for (at most
+    // MAX_STRAGGLE_MS) before the next quiet measure, and those still unanswered are counted.
+    const rounds: Array<{ quiet: Measure; flood: Measure; answers: Answer[] }> = [];
+    for (let round = 1; round <= roundCount; round++) {
+      const quiet = await measure();
+      const answers = wrongPasswords(round);
+      const flood = await measure();
+      const until = Date.now() + MAX_STRAGGLE_MS;
+      while (answers.length < WRONG_PASSWORDS && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+      rounds.push({ quiet, flood, answers });
+      console.error(`[password-flood] round ${round}: ${JSON.stringify({ quiet, flood, answered: answers.length })}`);
+    }
+    const median = (values: number[]) => percentile(values, 50);
+    const all = rounds.flatMap((r) => r.answers);
+    const byStatus: Record<number, number> = {};
+    for (const answer of all) byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1;
     const result = {
+      server: option('--server') ?? '.',
       seconds,
-      quiet,
-      duringWrongPasswords: busy,
+      rounds: roundCount,
+      redirectRatio: Number(median(rounds.map((r) => r.flood.redirectsPerSecond / r.quiet.redirectsPerSecond)).toFixed(3)),
+      redirectP99Ms: { quiet: median(rounds.map((r) => r.quiet.redirectP99)), flood: median(rounds.map((r) => r.flood.redirectP99)) },
+      scriptMedianMs: { quiet: median(rounds.map((r) => r.quiet.assetMedianMs)), flood: median(rounds.map((r) => r.flood.assetMedianMs)) },
+      scriptP99Ms: { quiet: median(rounds.map((r) => r.quiet.assetP99Ms)), flood: median(rounds.map((r) => r.flood.assetP99Ms)) },
       wrongPasswords: {
-        arrived,
-        byStatus: outcomes,
-        answerMedianMs: Math.round(percentile(answerTimes, 50)),
-        answerP99Ms: Math.round(percentile(answerTimes, 99)),
+        sent: WRONG_PASSWORDS * roundCount,
+        byStatus,
+        unanswered: WRONG_PASSWORDS * roundCount - all.length,
+        answerMedianMs: Math.round(median(all.map((a) => a.ms))),
       },
-      redirectRatio: Number((busy.redirectsPerSecond / quiet.redirectsPerSecond).toFixed(3)),
-      assetMedianRatio: Number((busy.assetMedianMs / quiet.assetMedianMs).toFixed(2)),
       machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))) },
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
     await server.stop();
     agent.destroy();
+    floodAgent.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

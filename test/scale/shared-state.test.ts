@@ -21,6 +21,21 @@ describe('shared state without Redis', () => {
     await shared.close();
   });
 
+  it('keeps the password counters apart from the others, locally and in the fall-back while Redis is down', async () => {
+    for (const redisUrl of [undefined, `redis://127.0.0.1:${await freePort()}`]) {
+      const shared = openSharedState({ redisUrl, redisPrefix: 'x:' }, recordingLog(), { maxLocalCounters: 3 });
+      try {
+        await shared.passwordCounters.add('password:192.0.2.1', 1, 60_000);
+        // Ten other keys: three fit, so each pushes an older one out of the API's counters.
+        for (let i = 0; i < 10; i++) await shared.counters.add(`reads:addr:198.51.100.${i}`, 1, 60_000);
+        assert.equal((await shared.counters.add('reads:addr:198.51.100.0', 1, 60_000)).current, 1, `evicted (${redisUrl ?? 'local'})`);
+        assert.equal((await shared.passwordCounters.add('password:192.0.2.1', 1, 60_000)).current, 2, `kept (${redisUrl ?? 'local'})`);
+      } finally {
+        await shared.close();
+      }
+    }
+  });
+
   it('keeps going when Redis cannot be reached: publishes are dropped', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const log = recordingLog();
