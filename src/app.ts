@@ -5,6 +5,8 @@ import { analyticsRoutes } from './analytics/routes.js';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
+import { healthRoutes, isHealthPath } from './health/routes.js';
+import { StopSignal } from './health/stop-signal.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { checkToken, createAuthenticator, createWorkspaceCaller } from './http/auth.js';
 import { capConnections, requestTimeouts } from './http/connection-limits.js';
@@ -18,7 +20,7 @@ import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import type { PasswordCheck } from './redirect/password-check.js';
 import { redirectRoutes } from './redirect/routes.js';
-import { createRedirects, createServices, type Database } from './services.js';
+import { createReadiness, createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
 import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { withServerFacts } from './web/server-facts.js';
@@ -34,6 +36,8 @@ export interface AppDeps {
   webApp?: WebApp;
   /** How password attempts are checked; a few scrypt hashes at once when not given (tests count them). */
   passwordCheck?: PasswordCheck;
+  /** Set by serve.ts when a stop begins: GET /readyz answers 503 from then on. */
+  stopSignal?: StopSignal;
 }
 
 /**
@@ -63,8 +67,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     serverFactory: (handler) => {
       // requireHostHeader off: refuseMissingHost answers in the documented shape instead of node:http's bare 400.
       // requestTimeouts: how long a request may take to arrive (BODY_TIMEOUT_MS).
+      // The probes skip the fast path (no link lookup for them), on every host.
       const server = http.createServer({ requireHostHeader: false, ...requestTimeouts(config) }, (req, res) => {
-        if (!refuseMissingHost(req, res) && !fastPath(req, res)) handler(req, res);
+        if (!refuseMissingHost(req, res) && (isHealthPath(req.url) || !fastPath(req, res))) handler(req, res);
       });
       server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes
       // A client that half-closes its side (shutdown(SHUT_WR)) after a whole request still gets
@@ -105,6 +110,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
   });
+  const stopSignal = deps.stopSignal ?? new StopSignal();
+  const readiness = createReadiness(deps.database, redirects, stopSignal, log);
+  app.register(healthRoutes(readiness));
   const webApp = withServerFacts(deps.webApp ?? loadWebApp(), config);
   app.register(webAppRoutes(webApp, config.defaultDomain.hostname));
   app.register(redirectRoutes(redirects.pipeline, appPage(webApp, config.defaultDomain.hostname)));
