@@ -87,6 +87,10 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     ajv: { customOptions: { verbose: true } },
     // What fails before routing still gets our error shape (http/error-handler.ts).
     frameworkErrors: frameworkErrorHandler,
+    // A request that reaches a closing server on a connection still open is answered as usual (with
+    // `Connection: close`), not with Fastify's own 503 body: the load balancer sent it already, and
+    // GET /readyz says "stopping" (serve.ts).
+    return503OnClosing: false,
     clientErrorHandler,
   });
 

@@ -84,6 +84,8 @@ export interface Config {
   readonly dnsServers: readonly string[] | undefined;
   /** ALLOW_URL_CREDENTIALS: whether a link's destination may carry a user name or password (`https://user:pass@host/`). */
   readonly allowUrlCredentials: boolean;
+  /** SHUTDOWN_GRACE_MS: how long a stop (SIGTERM) lets requests in flight finish before it cuts them. */
+  readonly shutdownGraceMs: number;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -156,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     domainsPerAccount: integer(env, 'DOMAINS_PER_ACCOUNT', 10, 0, 100_000),
     dnsServers: dnsServers(env.DNS_SERVERS?.trim() ?? ''),
     allowUrlCredentials: onOff('ALLOW_URL_CREDENTIALS', env.ALLOW_URL_CREDENTIALS?.trim() || 'off'),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
   });
 }
 
