@@ -16,6 +16,8 @@ import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
+import { Metrics } from './metrics/metrics.js';
+import { metricsRoutes } from './metrics/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import type { PasswordCheck } from './redirect/password-check.js';
@@ -61,6 +63,8 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
   const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
   const fastPath = redirectFastPath(redirects.pipeline);
+  const metrics = new Metrics({ linksCreated: () => services.links.created });
+  const redirectAnswers = metrics.redirects;
 
   const app = Fastify({
     // Redirects the pipeline can answer at once are answered before Fastify (redirect/fast-path.ts).
@@ -69,7 +73,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
       // requestTimeouts: how long a request may take to arrive (BODY_TIMEOUT_MS).
       // The probes skip the fast path (no link lookup for them), on every host.
       const server = http.createServer({ requireHostHeader: false, ...requestTimeouts(config) }, (req, res) => {
-        if (!refuseMissingHost(req, res) && (isHealthPath(req.url) || !fastPath(req, res))) handler(req, res);
+        if (refuseMissingHost(req, res)) return;
+        if (isHealthPath(req.url) || !fastPath(req, res)) handler(req, res);
+        else redirectAnswers.count(res.statusCode); // a plain add: nothing allocated
       });
       server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes
       // A client that half-closes its side (shutdown(SHUT_WR)) after a whole request still gets
@@ -117,6 +123,13 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const stopSignal = deps.stopSignal ?? new StopSignal();
   const readiness = createReadiness(deps.database, redirects, stopSignal, log);
   app.register(healthRoutes(readiness));
+  app.register(metricsRoutes(metrics, config.defaultDomain.hostname, config.metricsToken));
+  // Every routed request by its route's template (the raw path would make a series per link).
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.countRequest(request.method, request.routeOptions.url, reply.statusCode);
+    if (request.routeOptions.url === '/:key') redirectAnswers.count(reply.statusCode);
+    done();
+  });
   const webApp = withServerFacts(deps.webApp ?? loadWebApp(), config);
   app.register(webAppRoutes(webApp, config.defaultDomain.hostname));
   app.register(redirectRoutes(redirects.pipeline, appPage(webApp, config.defaultDomain.hostname)));

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import type { Readiness } from './readiness.js';
 
-/** The two probes: the server's door (app.ts) sends them past the redirect fast path, with two string comparisons. */
-export const isHealthPath = (url: string | undefined): boolean => url === '/healthz' || url === '/readyz';
+/** The probes and the metrics: the server's door (app.ts) sends them past the redirect fast path, with string comparisons. */
+export const isHealthPath = (url: string | undefined): boolean => url === '/healthz' || url === '/readyz' || url === '/metrics';
 
 const NotReady = Type.Object({
   status: Type.Literal('not ready'),
