@@ -64,10 +64,13 @@ for (const dialect of dialects) {
       }
     });
 
-    it('is on the default domain only: another host gets the 404 page', async () => {
-      const res = await scrape(PUBLIC_HOST);
-      assert.equal(res.statusCode, 404);
-      assert.doesNotMatch(res.body, /brief_redirects_total/);
+    it('answers on the default domain and on the instance’s address, never on another short domain’s name', async () => {
+      for (const host of ['127.0.0.1:3000', '10.0.0.11', '[::1]:3000', 'LOCALHOST:3000']) assert.equal((await scrape(host)).statusCode, 200, host);
+      for (const host of [PUBLIC_HOST, 'own.example', 'short.test.evil.example']) {
+        const res = await scrape(host);
+        assert.equal(res.statusCode, 404, host);
+        assert.doesNotMatch(res.body, /brief_redirects_total/);
+      }
     });
 
     it('counts links made (not those found again by dedupe), redirects by status on both doors, and requests by route template', async () => {
@@ -87,7 +90,9 @@ for (const dialect of dialects) {
       assert.equal(delta('brief_redirects_total{status="301"}'), 4);
       assert.equal(delta('brief_redirects_total{status="404"}'), 1);
       assert.equal(delta('brief_http_requests_total{method="GET",route="/v2/shorten",status="200"}'), 2);
-      assert.equal(delta('brief_http_requests_total{method="GET",route="/:key",status="301"}'), 1);
+      // The query string always goes to the router; on PostgreSQL a cache miss does too (each counted once above).
+      const routed = delta('brief_http_requests_total{method="GET",route="/:key",status="301"}');
+      assert.ok(dialect === 'sqlite' ? routed === 1 : routed >= 1 && routed <= 4, `${routed}`);
       // Never a raw path as a label.
       assert.doesNotMatch(after, new RegExp(`route="[^"]*${code}`));
     });
