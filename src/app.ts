@@ -63,7 +63,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
   const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
   const fastPath = redirectFastPath(redirects.pipeline);
-  const metrics = new Metrics({ linksCreated: () => services.links.created });
+  const metrics = new Metrics({ linksCreated: () => services.links.created, visits: () => redirects.visitFigures() });
   const redirectAnswers = metrics.redirects;
 
   const app = Fastify({
@@ -126,7 +126,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.register(metricsRoutes(metrics, config.defaultDomain.hostname, config.metricsToken));
   // Every routed request by its route's template (the raw path would make a series per link).
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.countRequest(request.method, request.routeOptions.url, reply.statusCode);
+    metrics.countRequest(request.method, request.routeOptions.url, reply.statusCode, request.routeOptions.config.limit, reply.elapsedTime);
     if (request.routeOptions.url === '/:key') redirectAnswers.count(reply.statusCode);
     done();
   });

@@ -83,6 +83,8 @@ export interface Redirects {
   stop(): Promise<void>;
   /** Whether start() has finished (GET /readyz asks). */
   readonly started: boolean;
+  /** Click events waiting to be written, and dropped since start (buffer full); zeros with ANALYTICS=off. */
+  visitFigures(): { held: number; dropped: number };
 }
 
 export function createRedirects(
@@ -124,6 +126,7 @@ export function createRedirects(
     get started() {
       return started;
     },
+    visitFigures: () => ({ held: events?.heldVisits ?? 0, dropped: events?.droppedVisits ?? 0 }),
     async start() {
       // The feed first: a change committed while the index loads is then still heard.
       await changes.start(config.changePollMs);

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The highest HTTP status a tally holds; any other counts as 599 (none is expected). */
 const MAX_STATUS = 599;
@@ -27,20 +27,26 @@ export class StatusTally {
 export interface MetricSources {
   /** Links made by this process since it started (links/link-service.ts). */
   linksCreated(): number;
+  /** Click events waiting to be written, and dropped since start because the buffer was full. */
+  visits(): { held: number; dropped: number };
 }
 
 /**
  * The server's Prometheus metrics (GET /metrics), in a registry of its own: Node's default process
  * metrics (event-loop lag, heap, RSS, GC, handles), and Brief's:
  * `brief_redirects_total{status}` (every answer of the redirect pipeline, both doors),
- * `brief_links_created_total` and `brief_http_requests_total{method,route,status}` (requests
- * Fastify routed; `route` is the route's template, never the raw path).
+ * `brief_links_created_total`, `brief_http_requests_total{method,route,status}` (requests
+ * Fastify routed; `route` is the route's template, never the raw path),
+ * `brief_http_request_duration_seconds{method,route}` (API routes), `brief_rate_limited_total{limit}`,
+ * and the analytics buffer (`brief_analytics_visits_buffered`, `brief_analytics_visits_dropped_total`).
  */
 export class Metrics {
   readonly registry = new Registry();
   /** Answers of the redirect pipeline by status: counted by the doors, read at a scrape. */
   readonly redirects = new StatusTally();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly apiDuration: Histogram<'method' | 'route'>;
+  private readonly limited: Counter<'limit'>;
 
   constructor(sources: MetricSources) {
     collectDefaultMetrics({ register: this.registry });
@@ -70,10 +76,47 @@ export class Metrics {
       labelNames: ['method', 'route', 'status'],
       registers: [this.registry],
     });
+    this.apiDuration = new Histogram({
+      name: 'brief_http_request_duration_seconds',
+      help: 'Time to answer an API call (/v2 and /v3 routes), from the request to the last byte handed to the socket.',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
+    this.limited = new Counter({
+      name: 'brief_rate_limited_total',
+      help: 'Requests refused with 429 by a rate limit, by the limit (links, read, domain-verify, password).',
+      labelNames: ['limit'],
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'brief_analytics_visits_buffered',
+      help: 'Click events noted and not yet written (ANALYTICS_BUFFER_MAX bounds them).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.visits().held);
+      },
+    });
+    new Counter({
+      name: 'brief_analytics_visits_dropped_total',
+      help: 'Click events dropped from analytics because the buffer was full (the click totals still count them).',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(sources.visits().dropped);
+      },
+    });
   }
 
-  /** One routed request: its method, its route's template (`none` when no route matched) and its status. */
-  countRequest(method: string, route: string | undefined, status: number): void {
+  /**
+   * One routed request: its method, its route's template (`none` when no route matched), its status,
+   * the limit its route declares and how long it took (ms).
+   */
+  countRequest(method: string, route: string | undefined, status: number, limit: string | undefined, elapsedMs: number): void {
     this.requests.inc({ method, route: route ?? 'none', status: String(status) });
+    if (route !== undefined && (route.startsWith('/v2/') || route.startsWith('/v3/'))) {
+      this.apiDuration.observe({ method, route }, elapsedMs / 1000);
+    }
+    if (status === 429 && limit !== undefined) this.limited.inc({ limit });
   }
 }

@@ -93,11 +93,38 @@ for (const dialect of dialects) {
       // The query string always goes to the router; on PostgreSQL a cache miss does too (each counted once above).
       const routed = delta('brief_http_requests_total{method="GET",route="/:key",status="301"}');
       assert.ok(dialect === 'sqlite' ? routed === 1 : routed >= 1 && routed <= 4, `${routed}`);
+      assert.equal(delta('brief_http_request_duration_seconds_count{method="GET",route="/v2/shorten"}'), 2);
+      assert.ok(delta('brief_http_request_duration_seconds_sum{method="GET",route="/v2/shorten"}') > 0);
+      // Redirects are not API calls: no duration series for them.
+      assert.doesNotMatch(after, /brief_http_request_duration_seconds_count\{[^}]*route="\/:key"/);
       // Never a raw path as a label.
       assert.doesNotMatch(after, new RegExp(`route="[^"]*${code}`));
     });
+
+    it('counts requests refused by a rate limit, by the limit (RATE_LIMIT_READ is 1 a minute here)', async () => {
+      const before = (await scrape()).body;
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await app.inject({ url: '/v2/shorten-domains', headers: { host: BASE_HOST } })).statusCode);
+      assert.ok(statuses.includes(429), statuses.join());
+      const after = (await scrape()).body;
+      const refused = statuses.filter((status) => status === 429).length;
+      assert.equal(sample(after, 'brief_rate_limited_total{limit="read"}') - sample(before, 'brief_rate_limited_total{limit="read"}'), refused);
+    });
   });
 }
+
+describe('GET /metrics: the analytics buffer', () => {
+  const ctx = useTestApp('sqlite', { ANALYTICS_BUFFER_MAX: '1', CLICK_FLUSH_MS: '600000' });
+
+  it('shows the click events held and those dropped when the buffer is full', async () => {
+    const made = await ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/buffered' })}`, headers: { host: BASE_HOST } });
+    const code: string = made.json().code;
+    for (let i = 0; i < 3; i++) assert.equal((await ctx.t.app.inject({ url: `/${code}`, headers: { host: BASE_HOST } })).statusCode, 301);
+    const text = (await ctx.t.app.inject({ url: '/metrics', headers: { host: BASE_HOST } })).body;
+    assert.equal(sample(text, 'brief_analytics_visits_buffered'), 1);
+    assert.equal(sample(text, 'brief_analytics_visits_dropped_total'), 2);
+  });
+});
 
 describe('GET /metrics with METRICS_TOKEN', () => {
   const ctx = useTestApp('sqlite', { METRICS_TOKEN: TOKEN });
