@@ -5,7 +5,7 @@ import { analyticsRoutes } from './analytics/routes.js';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
-import { healthRoutes, isHealthPath } from './health/routes.js';
+import { healthRoutes, isOperationsPath } from './health/routes.js';
 import { StopSignal } from './health/stop-signal.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { checkToken, createAuthenticator, createWorkspaceCaller } from './http/auth.js';
@@ -71,10 +71,10 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     serverFactory: (handler) => {
       // requireHostHeader off: refuseMissingHost answers in the documented shape instead of node:http's bare 400.
       // requestTimeouts: how long a request may take to arrive (BODY_TIMEOUT_MS).
-      // The probes skip the fast path (no link lookup for them), on every host.
+      // The probes and /metrics skip the fast path (no link lookup for them); what it answers is counted.
       const server = http.createServer({ requireHostHeader: false, ...requestTimeouts(config) }, (req, res) => {
         if (refuseMissingHost(req, res)) return;
-        if (isHealthPath(req.url) || !fastPath(req, res)) handler(req, res);
+        if (isOperationsPath(req.url) || !fastPath(req, res)) handler(req, res);
         else redirectAnswers.count(res.statusCode); // a plain add: nothing allocated
       });
       server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes

@@ -4,7 +4,7 @@ import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import type { Readiness } from './readiness.js';
 
 /** The probes and the metrics: the server's door (app.ts) sends them past the redirect fast path, with string comparisons. */
-export const isHealthPath = (url: string | undefined): boolean => url === '/healthz' || url === '/readyz' || url === '/metrics';
+export const isOperationsPath = (url: string | undefined): boolean => url === '/healthz' || url === '/readyz' || url === '/metrics';
 
 const NotReady = Type.Object({
   status: Type.Literal('not ready'),
