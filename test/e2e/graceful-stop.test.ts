@@ -151,4 +151,45 @@ describe('graceful stop (SIGTERM)', () => {
       sqlite.close();
     }
   });
+
+  it('loses no acknowledged link and no counted click when SIGTERM lands during a load', { timeout: 60_000 }, async () => {
+    const s = await start({ SHUTDOWN_GRACE_MS: '30000' });
+    const made = await request(s.port, 'GET', `/v2/shorten?url=${encodeURIComponent('https://example.com/visited-under-load')}`);
+    const code: string = made.json().code;
+    const acknowledged: string[] = [];
+    let visits = 0;
+    let stopped = false;
+    // Four clients, each making a link and visiting one, on a new connection each time, until the server refuses them.
+    const client = async (n: number) => {
+      for (let i = 0; !stopped; i++) {
+        try {
+          const link = await request(s.port, 'GET', `/v2/shorten?url=${encodeURIComponent(`https://example.com/load/${n}/${i}`)}`);
+          if (link.status === 200) acknowledged.push(link.json().code);
+          const visit = await request(s.port, 'GET', `/${code}`, { host: HOST });
+          if (visit.status === 301) visits++;
+        } catch {
+          return; // refused: the server has stopped accepting
+        }
+      }
+    };
+    const load = Promise.all([0, 1, 2, 3].map(client));
+    await eventually(async () => acknowledged.length >= 20, 20_000, 10);
+    s.signal('SIGTERM');
+    const exit = await s.exited;
+    stopped = true;
+    await load;
+    assert.equal(exit, 0, s.log);
+    assert.ok(acknowledged.length >= 20 && visits >= 20, `${acknowledged.length} links, ${visits} visits`);
+    const sqlite = new SQLite(path.join(dir, 'brief.db'), { readonly: true });
+    try {
+      const stored = new Set((sqlite.prepare('select code from links').all() as Array<{ code: string }>).map((row) => row.code));
+      for (const made of acknowledged) assert.ok(stored.has(made), `acknowledged link ${made} is stored`);
+      const clicks = sqlite
+        .prepare('select coalesce(sum(c.clicks), 0) as n from link_clicks c join links l on l.id = c.link_id where l.code = ?')
+        .get(code) as { n: number };
+      assert.equal(clicks.n, visits);
+    } finally {
+      sqlite.close();
+    }
+  });
 });
