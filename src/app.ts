@@ -5,6 +5,8 @@ import { analyticsRoutes } from './analytics/routes.js';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
+import { healthRoutes, isOperationsPath } from './health/routes.js';
+import { StopSignal } from './health/stop-signal.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { checkToken, createAuthenticator, createWorkspaceCaller } from './http/auth.js';
 import { capConnections, requestTimeouts } from './http/connection-limits.js';
@@ -14,11 +16,13 @@ import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
+import { Metrics } from './metrics/metrics.js';
+import { metricsRoutes } from './metrics/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import type { PasswordCheck } from './redirect/password-check.js';
 import { redirectRoutes } from './redirect/routes.js';
-import { createRedirects, createServices, type Database } from './services.js';
+import { createReadiness, createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
 import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { withServerFacts } from './web/server-facts.js';
@@ -34,6 +38,8 @@ export interface AppDeps {
   webApp?: WebApp;
   /** How password attempts are checked; a few scrypt hashes at once when not given (tests count them). */
   passwordCheck?: PasswordCheck;
+  /** Set by serve.ts when a stop begins: GET /readyz answers 503 from then on. */
+  stopSignal?: StopSignal;
 }
 
 /**
@@ -57,14 +63,19 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
   const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
   const fastPath = redirectFastPath(redirects.pipeline);
+  const metrics = new Metrics({ linksCreated: () => services.links.created, visits: () => redirects.visitFigures() });
+  const redirectAnswers = metrics.redirects;
 
   const app = Fastify({
     // Redirects the pipeline can answer at once are answered before Fastify (redirect/fast-path.ts).
     serverFactory: (handler) => {
       // requireHostHeader off: refuseMissingHost answers in the documented shape instead of node:http's bare 400.
       // requestTimeouts: how long a request may take to arrive (BODY_TIMEOUT_MS).
+      // The probes and /metrics skip the fast path (no link lookup for them); what it answers is counted.
       const server = http.createServer({ requireHostHeader: false, ...requestTimeouts(config) }, (req, res) => {
-        if (!refuseMissingHost(req, res) && !fastPath(req, res)) handler(req, res);
+        if (refuseMissingHost(req, res)) return;
+        if (isOperationsPath(req.url) || !fastPath(req, res)) handler(req, res);
+        else redirectAnswers.count(res.statusCode); // a plain add: nothing allocated
       });
       server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes
       // A client that half-closes its side (shutdown(SHUT_WR)) after a whole request still gets
@@ -82,6 +93,10 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     ajv: { customOptions: { verbose: true } },
     // What fails before routing still gets our error shape (http/error-handler.ts).
     frameworkErrors: frameworkErrorHandler,
+    // A request that reaches a closing server on a connection still open is answered as usual (with
+    // `Connection: close`), not with Fastify's own 503 body: the load balancer sent it already, and
+    // GET /readyz says "stopping" (serve.ts).
+    return503OnClosing: false,
     clientErrorHandler,
   });
 
@@ -104,6 +119,16 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
+  });
+  const stopSignal = deps.stopSignal ?? new StopSignal();
+  const readiness = createReadiness(deps.database, redirects, stopSignal, log);
+  app.register(healthRoutes(readiness));
+  app.register(metricsRoutes(metrics, config.defaultDomain.hostname, config.metricsToken));
+  // Every routed request by its route's template (the raw path would make a series per link).
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.countRequest(request.method, request.routeOptions.url, reply.statusCode, request.routeOptions.config.limit, reply.elapsedTime);
+    if (request.routeOptions.url === '/:key') redirectAnswers.count(reply.statusCode);
+    done();
   });
   const webApp = withServerFacts(deps.webApp ?? loadWebApp(), config);
   // The app on the default domain, which is also what a Host that is no short domain answers as (decision 0015).

@@ -88,6 +88,10 @@ export interface Config {
   readonly strictHosts: boolean;
   /** FORWARD_QUERY: a visitor's query string is added to the destination's on redirect (decision 0015). */
   readonly forwardQuery: boolean;
+  /** SHUTDOWN_GRACE_MS: how long a stop (SIGTERM) lets requests in flight finish before it cuts them. */
+  readonly shutdownGraceMs: number;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; undefined: open. */
+  readonly metricsToken: string | undefined;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -162,6 +166,8 @@ export function loadConfig(env: Env = process.env): Config {
     allowUrlCredentials: onOff('ALLOW_URL_CREDENTIALS', env.ALLOW_URL_CREDENTIALS?.trim() || 'off'),
     strictHosts: onOff('STRICT_HOSTS', env.STRICT_HOSTS?.trim() || 'off'),
     forwardQuery: onOff('FORWARD_QUERY', env.FORWARD_QUERY?.trim() || 'on'),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
+    metricsToken: metricsToken(env.METRICS_TOKEN?.trim()),
   });
 }
 
@@ -314,6 +320,15 @@ function dnsServers(raw: string): readonly string[] | undefined {
     }
   }
   return Object.freeze(servers);
+}
+
+/** 16 to 256 characters a bearer token can carry (RFC 6750's token68 set), or none. */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^[A-Za-z0-9._~+/=-]{16,256}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 letters, digits or - . _ ~ + / = (generate one: openssl rand -hex 32)');
+  }
+  return raw;
 }
 
 function existingFile(name: string, raw: string | undefined): string | undefined {

@@ -11,6 +11,8 @@ import { VisitRecorder } from './analytics/visit-recorder.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
 import { dnsTxtLookup } from './domains/domain-verification.js';
+import { Readiness } from './health/readiness.js';
+import type { StopSignal } from './health/stop-signal.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
 import { LinkService } from './links/link-service.js';
 import type { Log } from './log.js';
@@ -27,7 +29,7 @@ import { type Database, openDatabase } from './storage/database.js';
 
 export type { Database } from './storage/database.js';
 
-import { migrateToLatest } from './storage/migrate.js';
+import { migrateToLatest, pendingMigrations } from './storage/migrate.js';
 import { filesOpenToOthers, type OpenPath } from './storage/sqlite/file-modes.js';
 
 /** Opens the configured database and brings its schema up to date. */
@@ -80,6 +82,10 @@ export interface Redirects {
   start(): Promise<void>;
   /** Stops listening and writes the clicks counted so far. */
   stop(): Promise<void>;
+  /** Whether start() has finished (GET /readyz asks). */
+  readonly started: boolean;
+  /** Click events waiting to be written, and dropped since start (buffer full); zeros with ANALYTICS=off. */
+  visitFigures(): { held: number; dropped: number };
 }
 
 export function createRedirects(
@@ -122,8 +128,13 @@ export function createRedirects(
     passwordCheck ?? boundedPasswordCheck({ verify: passwordWorkers.verify }),
     config.forwardQuery,
   );
+  let started = false;
   return {
     pipeline,
+    get started() {
+      return started;
+    },
+    visitFigures: () => ({ held: events?.heldVisits ?? 0, dropped: events?.droppedVisits ?? 0 }),
     async start() {
       // The feed first: a change committed while the index loads is then still heard.
       await changes.start(config.changePollMs);
@@ -136,6 +147,7 @@ export function createRedirects(
       events?.start(config.clickFlushMs);
       retention.start(RETENTION_CHECK_MS);
       void retention.flush(); // at start too; a failure is logged and tried again in an hour
+      started = true;
     },
     async stop() {
       changes.stop();
@@ -144,6 +156,14 @@ export function createRedirects(
       await Promise.all([clicks.stop(), events?.stop(), retention.stop(), passwordWorkers.close()]);
     },
   };
+}
+
+/** What GET /readyz asks: the database's migrations (one small read), whether the redirect side started, whether a stop began. */
+export function createReadiness(database: Database, redirects: Pick<Redirects, 'started'>, stop: StopSignal, log: Log): Readiness {
+  return new Readiness(
+    { pendingMigrations: () => pendingMigrations(database), started: () => redirects.started, stopping: () => stop.stopping },
+    log,
+  );
 }
 
 /** The recorder of click events that ANALYTICS asks for, or none (off). */

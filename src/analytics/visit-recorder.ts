@@ -81,6 +81,11 @@ export class VisitRecorder extends PeriodicWriter {
     return this.dropped;
   }
 
+  /** Visits accepted and not yet written (GET /metrics). */
+  get heldVisits(): number {
+    return this.held;
+  }
+
   protected async writePending(): Promise<void> {
     if (this.unconfirmed) {
       if (!(await this.tryWrite(this.unconfirmed))) return;

@@ -58,6 +58,7 @@ export function registerApiDocs(app: FastifyInstance): void {
         { name: 'v3 links', description: 'Links, as the v3 clients make, list, edit and delete them' },
         { name: 'v3 domains', description: "Short domains, and the settings of the caller's own" },
         { name: 'v3 analytics', description: "Clicks on the caller's links" },
+        { name: 'operations', description: 'Health and readiness probes, for load balancers and orchestrators' },
       ],
     },
   });

@@ -51,6 +51,9 @@ export interface RefusedItem {
 }
 
 export class LinkService {
+  /** Links this service has made since the process started (GET /metrics reads it). */
+  created = 0;
+
   constructor(
     private readonly config: Config,
     private readonly store: LinkStore,
@@ -155,6 +158,7 @@ export class LinkService {
   private settle(plan: PlannedWrite, outcome: CreateOutcome): MadeLink {
     const { link: fields, domain, reuse } = plan;
     if ('created' in outcome) {
+      this.created++;
       this.changes.announce(outcome.created.domain, outcome.created.key);
       return { link: outcome.created, domain, reused: false };
     }

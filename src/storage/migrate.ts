@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { initial } from './migrations/0001-initial.js';
 import { clickWriters } from './migrations/0002-click-writers.js';
@@ -42,4 +42,15 @@ export async function migrateUpTo(database: Database, name: string): Promise<voi
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(database) };
   const { error } = await new Migrator({ db: database.db, provider }).migrateTo(name);
   if (error) throw error;
+}
+
+/**
+ * The migrations this code knows that the database has not recorded (GET /readyz asks, so it is
+ * one small read: the migrator's own table, never created or locked here). Throws when the database
+ * does not answer.
+ */
+export async function pendingMigrations(database: Database): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
+  const applied = new Set(rows.map((row) => row.name));
+  return Object.keys(migrationsFor(database)).filter((name) => !applied.has(name));
 }

@@ -223,6 +223,8 @@ describe('API document and reference page', () => {
       'DELETE /v3/shorten/domains/{domain}',
       'DELETE /v3/shorten/{domain}/{slug}',
       'GET /',
+      'GET /healthz',
+      'GET /readyz',
       'GET /v2/qrcode',
       'GET /v2/shorten',
       'GET /v2/shorten-domains',

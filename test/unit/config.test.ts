@@ -238,3 +238,26 @@ describe('loadConfig: connection limits (decision 0020)', () => {
     for (const value of ['0', '1000001', 'many', '-5']) fails({ MAX_CONNECTIONS: value }, 'MAX_CONNECTIONS');
   });
 });
+
+describe('loadConfig: SHUTDOWN_GRACE_MS (decision 0022)', () => {
+  it('is 10 s by default, and takes 0 (cut at once) to an hour', () => {
+    assert.equal(loadConfig({}).shutdownGraceMs, 10_000);
+    assert.equal(loadConfig({ SHUTDOWN_GRACE_MS: '0' }).shutdownGraceMs, 0);
+    assert.equal(loadConfig({ SHUTDOWN_GRACE_MS: ' 3600000 ' }).shutdownGraceMs, 3_600_000);
+  });
+
+  it('throws a one-line ConfigError naming the variable for each bad value', () => {
+    for (const value of ['3600001', '10s', '-1', '1.5', 'never']) fails({ SHUTDOWN_GRACE_MS: value }, 'SHUTDOWN_GRACE_MS');
+  });
+});
+
+describe('loadConfig: METRICS_TOKEN (decision 0022)', () => {
+  it('is none by default, and takes a token of 16 to 256 token characters', () => {
+    assert.equal(loadConfig({}).metricsToken, undefined);
+    assert.equal(loadConfig({ METRICS_TOKEN: ' 0123456789abcdef ' }).metricsToken, '0123456789abcdef');
+  });
+
+  it('throws a one-line ConfigError naming the variable for a short or odd token', () => {
+    for (const value of ['short', 'with a space in it ok', 'ä'.repeat(20), 'x'.repeat(257)]) fails({ METRICS_TOKEN: value }, 'METRICS_TOKEN');
+  });
+});

@@ -1,0 +1,122 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The highest HTTP status a tally holds; any other counts as 599 (none is expected). */
+const MAX_STATUS = 599;
+
+/**
+ * Answers counted by status in a plain array: counting is an index and an add, no allocation, so
+ * the redirect fast path can afford it. Read when Prometheus scrapes.
+ */
+export class StatusTally {
+  private readonly counts = new Float64Array(MAX_STATUS + 1);
+
+  count(status: number): void {
+    this.counts[status >= 100 && status <= MAX_STATUS ? status : MAX_STATUS]!++;
+  }
+
+  /** [status, count] for each status counted at least once. */
+  *entries(): Generator<[number, number]> {
+    for (let status = 100; status <= MAX_STATUS; status++) {
+      const count = this.counts[status]!;
+      if (count > 0) yield [status, count];
+    }
+  }
+}
+
+/** What the metrics read from the rest of the server, when scraped. */
+export interface MetricSources {
+  /** Links made by this process since it started (links/link-service.ts). */
+  linksCreated(): number;
+  /** Click events waiting to be written, and dropped since start because the buffer was full. */
+  visits(): { held: number; dropped: number };
+}
+
+/**
+ * The server's Prometheus metrics (GET /metrics), in a registry of its own: Node's default process
+ * metrics (event-loop lag, heap, RSS, GC, handles), and Brief's:
+ * `brief_redirects_total{status}` (every answer of the redirect pipeline, both doors),
+ * `brief_links_created_total`, `brief_http_requests_total{method,route,status}` (requests
+ * Fastify routed; `route` is the route's template, never the raw path),
+ * `brief_http_request_duration_seconds{method,route}` (API routes), `brief_rate_limited_total{limit}`,
+ * and the analytics buffer (`brief_analytics_visits_buffered`, `brief_analytics_visits_dropped_total`).
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  /** Answers of the redirect pipeline by status: counted by the doors, read at a scrape. */
+  readonly redirects = new StatusTally();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly apiDuration: Histogram<'method' | 'route'>;
+  private readonly limited: Counter<'limit'>;
+
+  constructor(sources: MetricSources) {
+    collectDefaultMetrics({ register: this.registry });
+    const redirects = this.redirects;
+    new Counter({
+      name: 'brief_redirects_total',
+      help: "Answers to short URLs (GET, HEAD and POST /{key}) and domains' home redirects, by HTTP status.",
+      labelNames: ['status'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [status, count] of redirects.entries()) this.inc({ status: String(status) }, count);
+      },
+    });
+    new Counter({
+      name: 'brief_links_created_total',
+      help: 'Links made by this process (API and web app; not found again by dedupe).',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(sources.linksCreated());
+      },
+    });
+    this.requests = new Counter({
+      name: 'brief_http_requests_total',
+      help: 'Requests answered through the router (the API, pages, probes; redirects the fast path answers are in brief_redirects_total), by route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.apiDuration = new Histogram({
+      name: 'brief_http_request_duration_seconds',
+      help: 'Time to answer an API call (/v2 and /v3 routes), from the request to the last byte handed to the socket.',
+      labelNames: ['method', 'route'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
+    this.limited = new Counter({
+      name: 'brief_rate_limited_total',
+      help: 'Requests refused with 429 by a rate limit, by the limit (links, read, domain-verify, password).',
+      labelNames: ['limit'],
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'brief_analytics_visits_buffered',
+      help: 'Click events noted and not yet written (ANALYTICS_BUFFER_MAX bounds them).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.visits().held);
+      },
+    });
+    new Counter({
+      name: 'brief_analytics_visits_dropped_total',
+      help: 'Click events dropped from analytics because the buffer was full (the click totals still count them).',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(sources.visits().dropped);
+      },
+    });
+  }
+
+  /**
+   * One routed request: its method, its route's template (`none` when no route matched), its status,
+   * the limit its route declares and how long it took (ms).
+   */
+  countRequest(method: string, route: string | undefined, status: number, limit: string | undefined, elapsedMs: number): void {
+    this.requests.inc({ method, route: route ?? 'none', status: String(status) });
+    if (route !== undefined && (route.startsWith('/v2/') || route.startsWith('/v3/'))) {
+      this.apiDuration.observe({ method, route }, elapsedMs / 1000);
+    }
+    if (status === 429 && limit !== undefined) this.limited.inc({ limit });
+  }
+}
