@@ -198,13 +198,13 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
         // Edit: a bad destination is refused under its field; a good one is saved.
         await page.getByRole('button', { name: `Edit ${myShortUrl}` }).click();
         const edit = page.getByRole('dialog', { name: 'Edit link' });
-        await edit.getByLabel('Destination').fill('ftp://example.com/nope');
+        await edit.getByLabel('Destination', { exact: true }).fill('ftp://example.com/nope');
         await edit.getByRole('button', { name: 'Save' }).click();
         await edit.locator('#edit-url-error').waitFor();
         await assertAccessible(page, 'edit dialog with an error');
         await screenshot(page, `edit-${size.name}`);
         const edited = `${destination.origin}/edited-${tag}`;
-        await edit.getByLabel('Destination').fill(edited);
+        await edit.getByLabel('Destination', { exact: true }).fill(edited);
         await edit.getByRole('button', { name: 'Save' }).click();
         await page.getByText(`Saved ${myShortUrl}.`).waitFor();
         await page
