@@ -7,7 +7,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { describe, it } from 'node:test';
 import { URL_MAX_LENGTH } from '../../src/links/normalize-url.js';
-import { BASE_HOST, qs, type TestAccount, type TestApp, useTestApp } from '../support/app.js';
+import { BASE_HOST, eventually, qs, type TestAccount, type TestApp, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
 let counter = 0;
@@ -113,6 +113,26 @@ for (const dialect of dialects) {
       });
       assert.equal(res.statusCode, 303, res.body);
       assert.equal(res.headers.location, `${url}?utm_source=mail`);
+    });
+
+    it('forwards only a live link’s redirect: not a blocked link’s 410, nor a domain’s not-found or home redirect', async () => {
+      const account = await ctx.t.account('only-links');
+      const link = await make(ctx.t, account, fresh());
+      await ctx.t.links.setStatus(`${link.domain}/${link.slug}`, 'blocked');
+      assert.ok(await eventually(async () => (await visit(`/${link.slug}?a=1`)).statusCode === 410), 'blocked');
+      assert.equal((await visit(`/${link.slug}?a=1`)).headers.location, undefined);
+
+      const own = await ctx.t.privateDomain(account.id, 'fwd');
+      const settings = await ctx.t.app.inject({
+        method: 'PATCH',
+        url: `/v3/shorten/domains/${own}`,
+        headers: account.headers,
+        payload: { homePageRedirectUrl: 'https://example.com/home', notFoundPageRedirectUrl: 'https://example.com/lost' },
+      });
+      assert.equal(settings.statusCode, 200, settings.body);
+      const onOwn = (path: string) => ctx.t.app.inject({ url: path, headers: { host: own } });
+      assert.equal((await onOwn('/no-such-key?a=1')).headers.location, 'https://example.com/lost');
+      assert.equal((await onOwn('/?a=1')).headers.location, 'https://example.com/home');
     });
 
     it('lets a link opt out (v3 forwardQuery), on create, in bulk and by edit, and shows the switch', async () => {
