@@ -106,7 +106,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   refuseNonFiniteNumbers(app);
   registerApiDocs(app);
   // Before the routes: each route's declared limit attaches to it as it is declared.
-  registerRateLimits(app, config, { requests: shared.counters, passwords: shared.passwordCounters }, authenticate);
+  registerRateLimits(app, config, { requests: shared.counters, passwords: shared.passwordCounters }, authenticate, (request) =>
+    redirects.pipeline.domainOf(request.raw),
+  );
   // The API's routes, in a context of their own with CORS (redirects and pages have none).
   app.register(async (api) => {
     // Every token is checked before anything else (limits included): an unknown one is 401 on every call.

@@ -52,7 +52,17 @@ export interface LimitCounters {
  * Each limited route's 429 is added to its API document here too. Call before the routes are
  * registered.
  */
-export function registerRateLimits(app: FastifyInstance, config: Config, counters: LimitCounters, authenticate: Authenticate): void {
+/**
+ * `domainOf`: the short domain a request's Host stands for (decision 0015: an unknown Host is the
+ * default domain), so a password attempt counts on its link whatever Host it was sent with.
+ */
+export function registerRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  counters: LimitCounters,
+  authenticate: Authenticate,
+  domainOf: (request: FastifyRequest) => string,
+): void {
   const addressOf = clientAddress(config.trustProxy);
   /** The client's address, IPv6 by its /64 (one subscriber's network), as TRUST_PROXY says. */
   const address = (request: FastifyRequest) =>
@@ -101,7 +111,7 @@ export function registerRateLimits(app: FastifyInstance, config: Config, counter
   /** Each attempt counts on the address's counter first, then (under that limit) on the address and link's. */
   const passwordLimit: preHandlerHookHandler = async (request, reply) => {
     const from = address(request);
-    const link = `${(request.headers.host ?? '').toLowerCase()}/${(request.params as { key: string }).key}`;
+    const link = `${domainOf(request)}/${(request.params as { key: string }).key}`;
     const limits: Array<[key: string, max: number]> = [
       [`password:${from}`, config.rateLimitPasswordAddress],
       [`password:${from}:${link}`, config.rateLimitPassword],

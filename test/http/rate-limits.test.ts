@@ -207,6 +207,34 @@ describe('password attempts (RATE_LIMIT_PASSWORD, default 10)', () => {
   });
 });
 
+describe('password attempts under many Hosts (decision 0015)', () => {
+  const ctx = useTestApp('sqlite', { RATE_LIMIT_PASSWORD: '3', RATE_LIMIT_PASSWORD_ADDRESS: '0' });
+
+  it('counts a link’s attempts on its domain, whatever Host names it (an unknown Host is the default domain)', async () => {
+    const account = await ctx.t.account();
+    const made = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/v3/shorten/bulk',
+      headers: account.headers,
+      payload: [{ url: fresh(), password: 'right horse' }],
+    });
+    const { slug } = made.json()[0] as { slug: string };
+    const hosts = [BASE_HOST, 'localhost:3000', '10.0.0.7', 'BRIEF.INTERNAL'];
+    const statuses: number[] = [];
+    for (const host of hosts) {
+      const res = await ctx.t.app.inject({
+        method: 'POST',
+        url: `/${slug}`,
+        remoteAddress: '192.0.2.90',
+        headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ password: 'wrong' }).toString(),
+      });
+      statuses.push(res.statusCode);
+    }
+    assert.deepEqual(statuses, [403, 403, 403, 429]);
+  });
+});
+
 describe('ANONYMOUS_SHORTEN=off', () => {
   const ctx = useTestApp('sqlite', { ANONYMOUS_SHORTEN: 'off' });
 
