@@ -173,15 +173,15 @@ describe('readiness', () => {
       const old = openDatabase({ kind: 'sqlite', path: `${own.url.slice('sqlite:'.length)}.old` });
       try {
         await migrateUpTo(old, '0007-link-rollup-mark');
-        assert.deepEqual(await pendingMigrations(old), ['0009-domain-verification']);
+        assert.deepEqual(await pendingMigrations(old), ['0009-domain-verification', '0010-link-forward-query']);
         const logged: object[] = [];
         const readiness = new Readiness(
           { pendingMigrations: () => pendingMigrations(old), started: () => true, stopping: () => false },
           { info: () => {}, warn: (details) => logged.push(details) },
         );
         const answer = await readiness.check();
-        assert.deepEqual(answer, { ready: false, reason: 'migrations', message: 'The database lacks 1 migration(s) this version needs' });
-        assert.deepEqual(logged, [{ problem: 'migrations: 0009-domain-verification' }]);
+        assert.deepEqual(answer, { ready: false, reason: 'migrations', message: 'The database lacks 2 migration(s) this version needs' });
+        assert.deepEqual(logged, [{ problem: 'migrations: 0009-domain-verification, 0010-link-forward-query' }]);
       } finally {
         await old.close();
       }

@@ -81,6 +81,13 @@ export async function buildTestApp(database: Database, env: Record<string, strin
     },
     async privateDomain(accountId, prefix = 'own') {
       const added = await domains.add(`${uniqueName(prefix).toLowerCase()}.example`, accountId);
+      // The app hears of the domain within CHANGE_POLL_MS; until then its Host answers as the default
+      // domain (decision 0015), whose / is the web app rather than the new domain's 404. A suite with a
+      // long poll makes the app read its domains itself (any domain change through the app's API does).
+      if (config.changePollMs <= 1000) {
+        const known = await eventually(async () => (await app.inject({ url: '/', headers: { host: added.hostname } })).statusCode === 404);
+        if (!known) throw new Error(`the app did not learn of ${added.hostname} within its poll`);
+      }
       return added.hostname;
     },
     close: () => app.close(),
