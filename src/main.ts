@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `brief`: the server and the admin CLI. Every command reads the same environment as the server.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { backupCommands } from './cli/backup-commands.js';
 import { accountHint, table, UsageError, when, withServices } from './cli/cli-support.js';
 import { domainCommands } from './cli/domain-commands.js';
 import { linkCommands } from './cli/link-commands.js';
@@ -91,6 +92,7 @@ token
 
 domainCommands(program);
 linkCommands(program);
+backupCommands(program);
 
 const blocklist = program
   .command('blocklist')
