@@ -141,6 +141,18 @@ describe('backup and restore from the CLI', () => {
     assert.equal((await request(server.port, 'GET', '/v3/shorten/list', auth)).status, 200);
   });
 
+  it('restores over a damaged database once it is moved away (it cannot tell whether a server has a damaged file open)', async () => {
+    assert.equal(await server!.stop(), 0);
+    server = undefined;
+    fs.writeFileSync(live, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(4000, 7)]));
+    await cliFails(/cannot be checked .*stop the server, move the file away, then run brief restore again$/, ['restore', backupFile]);
+    fs.renameSync(live, `${live}.damaged`);
+    await cli('restore', backupFile);
+    assert.equal(mode(live), '600');
+    server = await ServerProcess.start(env);
+    assert.equal((await visit(before_[0]!)).status, 301);
+  });
+
   it('on PostgreSQL says pg_dump / pg_restore is the tool, without connecting', async () => {
     const postgres = { DATABASE_URL: 'postgres://brief@127.0.0.1:1/nowhere' };
     await cliFails(/^brief: brief backup is for SQLite; DATABASE_URL is PostgreSQL: use pg_dump/, ['backup', path.join(dir, 'pg.db')], postgres);

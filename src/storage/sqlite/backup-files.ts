@@ -100,7 +100,11 @@ export function databaseInUse(file: string): boolean {
     return false;
   } catch (error) {
     if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) return true;
-    throw error;
+    // A damaged database cannot be asked: whether a server has it open stays unknown, so nothing is done.
+    throw new DatabaseFileError(
+      `the database ${file} cannot be checked (${(error as Error).message}), so whether a server has it open is unknown: ` +
+        'stop the server, move the file away, then run brief restore again',
+    );
   } finally {
     db.close();
   }
