@@ -34,6 +34,7 @@ import { filesOpenToOthers, type OpenPath } from './storage/sqlite/file-modes.js
 
 // For `brief backup`, `brief restore` and `brief export` (decision 0023).
 export { EXPORTED_FIELDS, type ExportedLink, exportedLinks } from './storage/link-export.js';
+export { knownMigrations } from './storage/migrate.js';
 export { backupSqliteFile, databaseInUse, inspectBriefDatabase, replaceSqliteFile } from './storage/sqlite/backup-files.js';
 export { isDatabaseFile } from './storage/sqlite/file-modes.js';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { backupSqliteFile, databaseInUse, inspectBriefDatabase, isDatabaseFile, replaceSqliteFile } from '../services.js';
+import { backupSqliteFile, databaseInUse, inspectBriefDatabase, isDatabaseFile, knownMigrations, replaceSqliteFile } from '../services.js';
 import { UsageError } from './cli-support.js';
 
 /** The SQLite file DATABASE_URL names; PostgreSQL has its own tools, and this command never connects to it. */
@@ -38,11 +38,19 @@ function restore(file: string): void {
   if (sameFile(source, live)) throw new UsageError(`${file} is the database itself`);
   if (!fs.existsSync(source)) throw new UsageError(`there is no file ${file}`);
   const found = inspectBriefDatabase(source);
+  // A newer Brief's database would not start with this version (its migrator refuses unknown migrations).
+  const known = new Set(knownMigrations());
+  const newer = found.migrations.filter((name) => !known.has(name));
+  if (newer.length > 0) {
+    throw new UsageError(
+      `${file} comes from a newer Brief (migration ${newer.join(', ')} is unknown to this version): restore it with that version; nothing was changed`,
+    );
+  }
   if (databaseInUse(live)) {
     throw new UsageError(`a server (or another brief command) has ${live} open: stop it first, then run brief restore again`);
   }
   replaceSqliteFile(live, source);
-  console.log(`restored ${source} into ${live}: ${found.links} live links, ${found.migrations} migrations applied`);
+  console.log(`restored ${source} into ${live}: ${found.links} live links, ${found.migrations.length} migrations applied`);
   console.log('start the server: it applies any migration this version adds');
 }
 export function backupCommands(program: Command): void {

@@ -121,6 +121,12 @@ describe('backup and restore from the CLI', () => {
     db.close();
     await cliFails(/other\.db is a SQLite database but not a Brief database/, ['restore', other]);
     await cliFails(/there is no file/, ['restore', path.join(dir, 'missing.db')]);
+    const newer = path.join(dir, 'newer.db');
+    fs.copyFileSync(backupFile, newer);
+    const future = new SQLite(newer);
+    future.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('9999-from-the-future', new Date().toISOString());
+    future.close();
+    await cliFails(/newer\.db comes from a newer Brief \(migration 9999-from-the-future is unknown to this version\)/, ['restore', newer]);
   });
 
   it('restores with the server stopped: the backup’s links redirect, a later link is gone, the file is private', async () => {

@@ -48,7 +48,7 @@ function countLinks(db: SQLite.Database): number {
 }
 
 /** What `restore` checks before it touches anything: FILE is a whole SQLite database made by Brief. */
-export function inspectBriefDatabase(file: string): { links: number; migrations: number } {
+export function inspectBriefDatabase(file: string): { links: number; migrations: string[] } {
   let header: Buffer;
   try {
     const fd = fs.openSync(file, 'r');
@@ -71,7 +71,7 @@ export function inspectBriefDatabase(file: string): { links: number; migrations:
     if (!tables.has('kysely_migration') || !tables.has('links')) {
       throw new DatabaseFileError(`${file} is a SQLite database but not a Brief database (no migration table or links table); nothing was changed`);
     }
-    const migrations = (db.prepare('select count(*) as n from kysely_migration').get() as { n: number }).n;
+    const migrations = (db.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map((r) => r.name);
     return { links: countLinks(db), migrations };
   } catch (error) {
     if (error instanceof DatabaseFileError) throw error;
