@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `brief`: the server and the admin CLI. Every command reads the same environment as the server.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { backupCommands } from './cli/backup-commands.js';
 import { accountHint, table, UsageError, when, withServices } from './cli/cli-support.js';
 import { domainCommands } from './cli/domain-commands.js';
+import { exportCommands } from './cli/export-commands.js';
 import { linkCommands } from './cli/link-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BriefError } from './errors.js';
@@ -91,6 +93,8 @@ token
 
 domainCommands(program);
 linkCommands(program);
+backupCommands(program);
+exportCommands(program);
 
 const blocklist = program
   .command('blocklist')

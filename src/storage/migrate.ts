@@ -25,6 +25,11 @@ function migrationsFor(database: Database): Record<string, Migration> {
   };
 }
 
+/** The names of the migrations this version knows (the same on both dialects): `brief restore` compares a backup's with them. */
+export function knownMigrations(): string[] {
+  return Object.keys(migrationsFor({ dialect: 'sqlite' } as Database));
+}
+
 /**
  * Brings the schema up to date. Kysely's migrator takes a lock (an advisory lock on
  * PostgreSQL), so instances that start together do not migrate twice.

@@ -1,0 +1,74 @@
+// `brief export`: every live link to standard output, as JSON lines or CSV, streamed (issue 28, item 5;
+// decision 0023).
+import { type Command, Option } from 'commander';
+import { loadConfig } from '../config.js';
+import { EXPORTED_FIELDS, type ExportedLink, exportedLinks, openMigratedDatabase } from '../services.js';
+import { UsageError } from './cli-support.js';
+
+/** A CSV field as RFC 4180 writes it: quoted when it holds a quote, a comma, a line break or edge spaces. */
+export function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (values: unknown[]) => `${values.map(csvField).join(',')}\r\n`;
+
+const formats: Record<'jsonl' | 'csv', { header?: string; line(link: ExportedLink): string }> = {
+  jsonl: { line: (link) => `${JSON.stringify(link)}\n` },
+  csv: { header: csvLine([...EXPORTED_FIELDS]), line: (link) => csvLine(EXPORTED_FIELDS.map((field) => link[field])) },
+};
+
+class OutputClosed extends Error {}
+
+/** Writes to stdout, waiting while its buffer is full: memory stays bounded however many links there are. */
+function writer(): (text: string) => Promise<void> {
+  let closed = false;
+  process.stdout.on('error', () => {
+    closed = true; // EPIPE: the reader went away (`brief export | head`)
+  });
+  return async (text) => {
+    if (closed) throw new OutputClosed();
+    if (!process.stdout.write(text)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          process.stdout.off('drain', done);
+          process.stdout.off('error', done);
+          resolve();
+        };
+        process.stdout.on('drain', done);
+        process.stdout.on('error', done);
+      });
+    }
+  };
+}
+
+async function exportLinks(options: { format: 'jsonl' | 'csv'; account?: string }): Promise<void> {
+  const format = formats[options.format];
+  const database = await openMigratedDatabase(loadConfig(), 2);
+  try {
+    let accountId: number | null = null;
+    if (options.account !== undefined) {
+      const account = await database.accounts.byName(options.account);
+      if (!account) throw new UsageError(`No account named "${options.account}" (brief account list shows them)`);
+      accountId = account.id;
+    }
+    const write = writer();
+    if (format.header) await write(format.header);
+    for await (const link of exportedLinks(database, accountId)) await write(format.line(link));
+  } catch (error) {
+    if (!(error instanceof OutputClosed)) throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+export function exportCommands(program: Command): void {
+  program
+    .command('export')
+    .description('write every live link to standard output (never a password hash), streamed')
+    .addOption(
+      new Option('--format <format>', 'jsonl: one JSON object a line; csv: a header, then one row a link').choices(['jsonl', 'csv']).default('jsonl'),
+    )
+    .option('--account <name>', "only this account's links")
+    .action((options: { format: 'jsonl' | 'csv'; account?: string }) => exportLinks(options));
+}
