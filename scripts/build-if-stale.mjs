@@ -8,10 +8,11 @@
 // on every install).
 // Usage: node scripts/build-if-stale.mjs [--check | --stamp] [--root DIR]
 //   --check  only say whether a build is needed (exit 0: up to date, 1: stale), never build
-//   --stamp  record the lockfile's hash beside the build (the last step of `npm run build`)
+//   --stamp  record the lockfile's hash beside the build and make dist/main.js executable (the last
+//            step of `npm run build`)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -95,6 +96,9 @@ function staleness() {
 
 if (stampOnly) {
   writeFileSync(path.join(root, LOCK_STAMP), `${lockHash()}\n`);
+  // dist/main.js is the package's `brief` command. npm links it before `prepare` builds it, so on a
+  // fresh clone it never made the file executable, and `npx brief` said "Permission denied".
+  chmodSync(path.join(root, 'dist/main.js'), 0o755);
   process.exit(0);
 }
 

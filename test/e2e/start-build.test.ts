@@ -87,6 +87,13 @@ describe('npm start on a built clone', () => {
     await server.stop();
   });
 
+  it('leaves dist/main.js, the `brief` command, executable (npm links it before the build exists)', () => {
+    fs.chmodSync(path.join(ROOT, 'dist/main.js'), 0o644);
+    const stamp = spawnSync(process.execPath, ['scripts/build-if-stale.mjs', '--stamp'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(stamp.status, 0, stamp.stderr);
+    assert.equal(fs.statSync(path.join(ROOT, 'dist/main.js')).mode & 0o777, 0o755);
+  });
+
   it('builds first when a source is newer than the build, the dependencies changed, or the build is missing', async () => {
     // A clone in miniature: the real prepare and start scripts and staleness check, a build that counts its runs.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-start-fixture-'));
