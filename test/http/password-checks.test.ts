@@ -9,23 +9,13 @@ import { hashPassword } from '../../src/links/passwords.js';
 import { boundedPasswordCheck } from '../../src/redirect/password-check.js';
 import { BASE_HOST, eventually, qs, TEST_ENV, uniqueName } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { heldChecks } from '../support/held-checks.js';
 
 describe('password checks over the bound', () => {
   let db: TestDatabase;
   let app: ReturnType<typeof buildApp>;
-  const held: Array<() => void> = [];
-  const counts = { running: 0, most: 0, ran: 0 };
   // Each check is held until the test releases it: what runs at once is counted, not timed.
-  const verify = (password: string) =>
-    new Promise<boolean>((resolve) => {
-      counts.running++;
-      counts.ran++;
-      counts.most = Math.max(counts.most, counts.running);
-      held.push(() => {
-        counts.running--;
-        resolve(password === 'right horse');
-      });
-    });
+  const { verify, counts, held } = heldChecks('right horse');
   before(async () => {
     db = await openTestDatabase('sqlite');
     app = buildApp(loadConfig(TEST_ENV), { database: db.database, passwordCheck: boundedPasswordCheck({ verify }) });

@@ -4,37 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { boundedPasswordCheck, CHECKS_AT_ONCE, CHECKS_WAITING } from '../../src/redirect/password-check.js';
-
-/** A stand-in for scrypt that counts what runs at once and finishes only when released. */
-function heldChecks() {
-  const held: Array<() => void> = [];
-  const counts = { running: 0, most: 0, ran: 0 };
-  const verify = (password: string) =>
-    new Promise<boolean>((resolve) => {
-      counts.running++;
-      counts.ran++;
-      counts.most = Math.max(counts.most, counts.running);
-      held.push(() => {
-        counts.running--;
-        resolve(password === 'right');
-      });
-    });
-  /** Releases every held check, and those that start after them, until none is left. */
-  const drain = async () => {
-    for (;;) {
-      await new Promise((resolve) => setImmediate(resolve));
-      const next = held.shift();
-      if (next === undefined) return;
-      next();
-    }
-  };
-  return { verify, counts, held, drain };
-}
+import { heldChecks } from '../support/held-checks.js';
 
 describe('bounded password checks', () => {
   it('runs 2 at once and lets 16 wait (the defaults), answering busy to the rest without a hash', async () => {
     assert.deepEqual([CHECKS_AT_ONCE, CHECKS_WAITING], [2, 16]);
-    const { verify, counts, held, drain } = heldChecks();
+    const { verify, counts, held, drain } = heldChecks('right');
     const check = boundedPasswordCheck({ verify });
     const answers = Array.from({ length: 30 }, (_, i) => check(i === 5 ? 'right' : 'wrong', 'stored'));
     await new Promise((resolve) => setImmediate(resolve));
@@ -55,7 +30,7 @@ describe('bounded password checks', () => {
   });
 
   it('keeps its bounds as given', async () => {
-    const { verify, counts, drain } = heldChecks();
+    const { verify, counts, drain } = heldChecks('right');
     const check = boundedPasswordCheck({ verify, atOnce: 1, waiting: 3 });
     const answers = Array.from({ length: 10 }, () => check('wrong', 'stored'));
     await drain();
