@@ -173,7 +173,8 @@ describe('graceful stop (SIGTERM)', () => {
       }
     };
     const load = Promise.all([0, 1, 2, 3].map(client));
-    await eventually(async () => acknowledged.length >= 20, 20_000, 10);
+    // Both counts past 20 before the stop: a client acknowledges its link before it visits.
+    await eventually(async () => acknowledged.length >= 20 && visits >= 20, 20_000, 10);
     s.signal('SIGTERM');
     const exit = await s.exited;
     stopped = true;
