@@ -24,6 +24,7 @@ import type { PasswordCheck } from './redirect/password-check.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createReadiness, createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
+import { isConnectionError } from './storage/connection-errors.js';
 import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { withServerFacts } from './web/server-facts.js';
 
@@ -63,7 +64,12 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
   const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
   const fastPath = redirectFastPath(redirects.pipeline);
-  const metrics = new Metrics({ linksCreated: () => services.links.created, visits: () => redirects.visitFigures() });
+  const metrics = new Metrics({
+    linksCreated: () => services.links.created,
+    blockedCreates: () => services.links.blockedRefusals,
+    visits: () => redirects.visitFigures(),
+    redirects: () => redirects.redirectFigures(),
+  });
   const redirectAnswers = metrics.redirects;
 
   const app = Fastify({
@@ -130,6 +136,10 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.addHook('onResponse', (request, reply, done) => {
     metrics.countRequest(request.method, request.routeOptions.url, reply.statusCode, request.routeOptions.config.limit, reply.elapsedTime);
     if (request.routeOptions.url === '/:key') redirectAnswers.count(reply.statusCode);
+    done();
+  });
+  app.addHook('onError', (_request, _reply, error, done) => {
+    if (isConnectionError(error)) metrics.countDatabaseError();
     done();
   });
   const webApp = withServerFacts(deps.webApp ?? loadWebApp(), config);

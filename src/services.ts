@@ -16,6 +16,7 @@ import type { StopSignal } from './health/stop-signal.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
 import { LinkService } from './links/link-service.js';
 import type { Log } from './log.js';
+import type { RedirectFigures } from './metrics/metrics.js';
 import { ClickCounter } from './redirect/click-counter.js';
 import { DomainRedirects } from './redirect/domain-redirects.js';
 import { LinkResolver } from './redirect/link-resolver.js';
@@ -92,6 +93,8 @@ export interface Redirects {
   readonly started: boolean;
   /** Click events waiting to be written, and dropped since start (buffer full); zeros with ANALYTICS=off. */
   visitFigures(): { held: number; dropped: number };
+  /** What GET /metrics reads of the redirect side, counted since start. */
+  redirectFigures(): RedirectFigures;
 }
 
 export function createRedirects(
@@ -125,8 +128,9 @@ export function createRedirects(
   if (events) observers.push(events.observe);
   // Password checks on threads of their own at the lowest priority, a few at once (redirect/password-check.ts).
   const passwordWorkers = new PasswordWorkers(CHECKS_AT_ONCE);
+  const resolver = new LinkResolver(database.links, cache);
   const pipeline = new RedirectPipeline(
-    new LinkResolver(database.links, cache),
+    resolver,
     redirectAnswers(config),
     observers,
     domainRedirects,
@@ -141,6 +145,12 @@ export function createRedirects(
       return started;
     },
     visitFigures: () => ({ held: events?.heldVisits ?? 0, dropped: events?.droppedVisits ?? 0 }),
+    redirectFigures: () => ({
+      lookups: { index: cache.indexHits, cached: cache.entryHits, cachedMissing: cache.missingHits, store: resolver.storeReads },
+      indexLinks: cache.indexSize,
+      blockedVisits: pipeline.blockedVisits,
+      failedClickWrites: clicks.failedWrites,
+    }),
     async start() {
       // The feed first: a change committed while the index loads is then still heard.
       await changes.start(config.changePollMs);

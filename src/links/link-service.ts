@@ -53,6 +53,8 @@ export interface RefusedItem {
 export class LinkService {
   /** Links this service has made since the process started (GET /metrics reads it). */
   created = 0;
+  /** Links refused since the process started because their destination host is blocked (GET /metrics). */
+  blockedRefusals = 0;
 
   constructor(
     private readonly config: Config,
@@ -260,7 +262,10 @@ export class LinkService {
   }
 
   private refuseBlocked(url: URL): void {
-    if (this.blockedHosts.covers(url.hostname)) throw BriefError.invalid('url', 'blocked', 'The url field points to a blocked host');
+    if (this.blockedHosts.covers(url.hostname)) {
+      this.blockedRefusals++;
+      throw BriefError.invalid('url', 'blocked', 'The url field points to a blocked host');
+    }
   }
 
   private async domainOf(link: LinkRecord): Promise<ShortDomain> {

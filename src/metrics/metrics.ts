@@ -23,12 +23,28 @@ export class StatusTally {
   }
 }
 
+/** What the redirect side has counted since start (services.ts), read at a scrape. */
+export interface RedirectFigures {
+  /** Link lookups by who answered: the link index, the LRU (a link, or a cached miss), or the store. */
+  lookups: { index: number; cached: number; cachedMissing: number; store: number };
+  /** Links held in the link index now. */
+  indexLinks: number;
+  /** Visits refused because the destination host is blocked. */
+  blockedVisits: number;
+  /** Click-count writes that failed and wait for the next flush. */
+  failedClickWrites: number;
+}
+
 /** What the metrics read from the rest of the server, when scraped. */
 export interface MetricSources {
   /** Links made by this process since it started (links/link-service.ts). */
   linksCreated(): number;
   /** Click events waiting to be written, and dropped since start because the buffer was full. */
   visits(): { held: number; dropped: number };
+  /** Link lookups by who answered, the link index's size, blocked visits, failed click writes (services.ts RedirectFigures). */
+  redirects(): RedirectFigures;
+  /** Links refused since start because their destination host is blocked (links/link-service.ts). */
+  blockedCreates(): number;
 }
 
 /**
@@ -47,6 +63,8 @@ export class Metrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly apiDuration: Histogram<'method' | 'route'>;
   private readonly limited: Counter<'limit'>;
+  /** Requests answered 503 because the database could not be reached (counted by countDatabaseError). */
+  private unreachable = 0;
 
   constructor(sources: MetricSources) {
     collectDefaultMetrics({ register: this.registry });
@@ -106,6 +124,56 @@ export class Metrics {
         this.inc(sources.visits().dropped);
       },
     });
+    new Counter({
+      name: 'brief_redirect_cache_lookups_total',
+      help: 'Link lookups of the redirect by who answered: index (the SQLite link index), cache (the LRU, a link), cached_missing (the LRU, a key known not to exist), store (a database read).',
+      labelNames: ['result'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const { lookups } = sources.redirects();
+        this.inc({ result: 'index' }, lookups.index);
+        this.inc({ result: 'cache' }, lookups.cached);
+        this.inc({ result: 'cached_missing' }, lookups.cachedMissing);
+        this.inc({ result: 'store' }, lookups.store);
+      },
+    });
+    new Gauge({
+      name: 'brief_link_index_links',
+      help: 'Links held in the in-memory link index (SQLite; 0 on PostgreSQL or with LINK_INDEX_MAX=0).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.redirects().indexLinks);
+      },
+    });
+    new Counter({
+      name: 'brief_blocked_refusals_total',
+      help: 'Refusals because a destination host is on the blocklist: create (a link refused with 422), visit (a redirect answered 410).',
+      labelNames: ['action'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ action: 'create' }, sources.blockedCreates());
+        this.inc({ action: 'visit' }, sources.redirects().blockedVisits);
+      },
+    });
+    const metrics = this;
+    new Counter({
+      name: 'brief_database_errors_total',
+      help: 'Database failures: request (a request answered 503, the database unreachable), click_write (a click-count write that failed and waits for the next flush).',
+      labelNames: ['during'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc({ during: 'request' }, metrics.unreachable);
+        this.inc({ during: 'click_write' }, sources.redirects().failedClickWrites);
+      },
+    });
+  }
+
+  /** A request that failed because the database could not be reached (answered 503). */
+  countDatabaseError(): void {
+    this.unreachable++;
   }
 
   /**

@@ -21,6 +21,8 @@ export class ClickCounter extends PeriodicWriter {
   private readonly writer = randomUUID();
   private seq = 0;
   private unconfirmed: ClickBatch | undefined;
+  /** Writes that failed (the database unreachable, say) and will be tried again (GET /metrics). */
+  failedWrites = 0;
 
   constructor(
     private readonly store: ClickStore,
@@ -63,6 +65,7 @@ export class ClickCounter extends PeriodicWriter {
       await this.store.add(batch);
       return true;
     } catch (error) {
+      this.failedWrites++;
       this.log.warn({ err: error, links: batch.clicks.length }, 'click flush failed; will retry');
       return false;
     }

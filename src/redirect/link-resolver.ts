@@ -12,6 +12,9 @@ export const ASK_DATABASE = Symbol('ask the database');
  * The domain is lower-case host[:port], as DomainRedirects.domainOf answers it for a request's Host.
  */
 export class LinkResolver {
+  /** Lookups the cache could not answer, read from the store (GET /metrics); each lookup counts once, here or in the cache. */
+  storeReads = 0;
+
   constructor(
     private readonly store: LinkStore,
     private readonly cache: RedirectCache,
@@ -28,6 +31,7 @@ export class LinkResolver {
     const reads = this.store.syncReads;
     if (!reads) return ASK_DATABASE;
     // Synchronous: no change can land between the snapshot and set().
+    this.storeReads++;
     const snapshot = this.cache.snapshot();
     const target = reads.target(domain, key);
     this.cache.set(domain, key, target, snapshot);
@@ -37,6 +41,7 @@ export class LinkResolver {
   async resolve(domain: string, key: string): Promise<LinkTarget | null> {
     const now = this.resolveNow(domain, key);
     if (now !== ASK_DATABASE) return now;
+    this.storeReads++;
     const snapshot = this.cache.snapshot();
     const target = await this.store.target(domain, key);
     this.cache.set(domain, key, target, snapshot);

@@ -41,6 +41,10 @@ export class RedirectCache {
   private readonly missingTtlMs: number;
   private readonly doorkeeper: Doorkeeper;
   private generation = 0;
+  /** Lookups answered by the link index, by the LRU with a link, by the LRU with a cached miss (GET /metrics); the resolver counts the rest. */
+  indexHits = 0;
+  entryHits = 0;
+  missingHits = 0;
 
   constructor(options: RedirectCacheOptions) {
     this.missingTtlMs = options.missingTtlMs;
@@ -77,10 +81,19 @@ export class RedirectCache {
   get(domain: string, key: string): LinkTarget | null | undefined {
     if (this.indexed) {
       const held = this.index!.get(domain, key);
-      if (held) return held;
+      if (held) {
+        this.indexHits++;
+        return held;
+      }
     }
     const entry = this.entries?.get(cacheKey(domain, key));
-    return entry === MISSING ? null : entry;
+    if (entry === undefined) return undefined;
+    if (entry === MISSING) {
+      this.missingHits++;
+      return null;
+    }
+    this.entryHits++;
+    return entry;
   }
 
   /**
@@ -113,6 +126,11 @@ export class RedirectCache {
     this.generation++;
     if (this.indexed) this.index!.remove(domain, key);
     this.entries?.delete(cacheKey(domain, key));
+  }
+
+  /** Links in the link index (0 without one: PostgreSQL, or LINK_INDEX_MAX=0). */
+  get indexSize(): number {
+    return this.indexed ? this.index!.size : 0;
   }
 
   /** Entries in the LRU (the index aside). */

@@ -27,6 +27,9 @@ export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => vo
  * for app.inject).
  */
 export class RedirectPipeline {
+  /** Visits refused (410) because the link's destination host is on the blocklist (GET /metrics). */
+  blockedVisits = 0;
+
   constructor(
     private readonly resolver: LinkResolver,
     /** The answer for a target (its `location` when given: the destination with the visitor's query, else its url). */
@@ -147,7 +150,10 @@ export class RedirectPipeline {
       return this.domains.get(domain)?.notFound ?? this.answerFor(null);
     }
     // The blocklist is asked only while it holds hosts: one comparison on the hot path otherwise.
-    if (this.blockedHosts.size !== 0 && !target.blocked && this.blockedHosts.coversUrl(target.url)) return BLOCKED;
+    if (this.blockedHosts.size !== 0 && !target.blocked && this.blockedHosts.coversUrl(target.url)) {
+      this.blockedVisits++;
+      return BLOCKED;
+    }
     // Most links have no guard: one property test on the hot path.
     if (target.guard !== undefined && !target.blocked) {
       if (isExpired(target.guard)) return EXPIRED;

@@ -1,5 +1,6 @@
 // GET /metrics: Prometheus text on the default domain only, optionally behind METRICS_TOKEN; the
-// default process metrics, redirects by status (both doors), links made, routed requests by template.
+// default process metrics, redirects by status (both doors), links made, routed requests by template,
+// link lookups by who answered, the link index, blocked refusals and database errors.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -101,6 +102,54 @@ for (const dialect of dialects) {
       assert.doesNotMatch(after, new RegExp(`route="[^"]*${code}`));
     });
 
+    it('counts each link lookup once, by who answered it, and the link index’s size', async () => {
+      const made = await app.inject({ url: `/v2/shorten?${qs({ url: `https://example.com/lookups-${dialect}` })}`, headers: { host: BASE_HOST } });
+      const code: string = made.json().code;
+      const before = (await scrape()).body;
+      const lookups = (text: string) =>
+        ['index', 'cache', 'cached_missing', 'store'].map((result) => sample(text, `brief_redirect_cache_lookups_total{result="${result}"}`));
+      for (let i = 0; i < 3; i++) assert.equal(await get(port, `/${code}`, BASE_HOST), 301);
+      for (let i = 0; i < 3; i++) assert.equal(await get(port, '/NoSuchKey2', BASE_HOST), 404);
+      const after = (await scrape()).body;
+      const [index, cached, missing, store] = lookups(after).map((n, i) => n - lookups(before)[i]!);
+      // Six lookups, each counted once (on PostgreSQL a miss asks twice, the fast path and the router, and counts once).
+      assert.equal(index! + cached! + missing! + store!, 6, `${index} ${cached} ${missing} ${store}`);
+      // The first visit of the link and the first of the unknown key read the store; later ones are answered from memory.
+      assert.ok(store! >= 2 && store! <= 4, `store ${store}`);
+      assert.ok(index! + cached! >= 1, 'the link came from memory after its first visit');
+      assert.ok(missing! >= 1, 'the unknown key came from memory after its second visit');
+      const indexLinks = sample(after, 'brief_link_index_links');
+      if (dialect === 'sqlite') assert.ok(indexLinks >= 1 && index! >= 1, `index holds ${indexLinks}`);
+      else assert.equal(indexLinks, 0);
+    });
+
+    it('counts links refused and visits answered 410 because the destination host is blocked', async () => {
+      const host = `blocked-metrics-${dialect}-${Date.now()}.example`;
+      const made = await app.inject({ url: `/v2/shorten?${qs({ url: `https://${host}/a` })}`, headers: { host: BASE_HOST } });
+      const code: string = made.json().code;
+      const before = (await scrape()).body;
+      await ctx.t.blocklist.add(host);
+      const refused = async () =>
+        (await app.inject({ url: `/v2/shorten?${qs({ url: `https://www.${host}/b` })}`, headers: { host: BASE_HOST } })).statusCode === 422;
+      // The listening app reads the list every CHANGE_POLL_MS (10 ms here).
+      for (let i = 0; !(await refused()); i++) {
+        assert.ok(i < 200, 'the blocklist never reached the app');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const refusedCreates =
+        sample((await scrape()).body, 'brief_blocked_refusals_total{action="create"}') -
+        sample(before, 'brief_blocked_refusals_total{action="create"}');
+      for (let i = 0; i < 2; i++) assert.equal(await get(port, `/${code}`, BASE_HOST), 410);
+      const after = (await scrape()).body;
+      assert.ok(refusedCreates >= 1);
+      assert.equal(
+        sample(after, 'brief_blocked_refusals_total{action="create"}') - sample(before, 'brief_blocked_refusals_total{action="create"}'),
+        refusedCreates,
+      );
+      assert.equal(sample(after, 'brief_blocked_refusals_total{action="visit"}') - sample(before, 'brief_blocked_refusals_total{action="visit"}'), 2);
+      await ctx.t.blocklist.remove(host);
+    });
+
     it('counts requests refused by a rate limit, by the limit (RATE_LIMIT_READ is 1 a minute here)', async () => {
       const before = (await scrape()).body;
       const statuses: number[] = [];
@@ -123,6 +172,46 @@ describe('GET /metrics: the analytics buffer', () => {
     const text = (await ctx.t.app.inject({ url: '/metrics', headers: { host: BASE_HOST } })).body;
     assert.equal(sample(text, 'brief_analytics_visits_buffered'), 1);
     assert.equal(sample(text, 'brief_analytics_visits_dropped_total'), 2);
+  });
+});
+
+describe('GET /metrics: database errors', () => {
+  const ctx = useTestApp('sqlite', { CLICK_FLUSH_MS: '20' });
+  const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+  it('counts requests answered 503 and click writes that failed while the database could not be reached', async () => {
+    const owner = await ctx.t.account('metrics-db');
+    const made = await ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/db-errors' })}`, headers: { host: BASE_HOST } });
+    const code: string = made.json().code;
+    const scrape = async () => (await ctx.t.app.inject({ url: '/metrics', headers: { host: BASE_HOST } })).body;
+    const before = await scrape();
+    const { accounts, clicks } = ctx.db.database;
+    const tokenByHash = accounts.tokenByHash;
+    const add = clicks.add;
+    accounts.tokenByHash = async () => {
+      throw unreachable();
+    };
+    clicks.add = async () => {
+      throw unreachable();
+    };
+    try {
+      const res = await ctx.t.app.inject({ url: '/v2/shorten-domains', headers: { host: BASE_HOST, ...owner.headers } });
+      assert.equal(res.statusCode, 503, res.body);
+      assert.equal((await ctx.t.app.inject({ url: `/${code}`, headers: { host: BASE_HOST } })).statusCode, 301);
+      let after = before;
+      for (let i = 0; sample(after, 'brief_database_errors_total{during="click_write"}') === 0; i++) {
+        assert.ok(i < 100, 'no failed click write was counted');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        after = await scrape();
+      }
+      assert.equal(
+        sample(after, 'brief_database_errors_total{during="request"}') - sample(before, 'brief_database_errors_total{during="request"}'),
+        1,
+      );
+    } finally {
+      accounts.tokenByHash = tokenByHash;
+      clicks.add = add;
+    }
   });
 });
 
