@@ -4,7 +4,7 @@
 // ratios see only what falls inside its rounds, so a thread that lags looks cheaper there).
 // Cold redirects (random links), one server process pinned like the benchmark's; each figure is
 // the CPU from the start of the load until the process has been idle for a second, divided by
-// the redirects answered. See docs/benchmarks.md.
+// the redirects answered. See docs/benchmarks-history.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // `node --import tsx bench/bare-append-cost.ts [BATCHES]`: CPU µs per row of the cheapest durable write a
 // click event could have on SQLite: one row of click_events' 14 columns appended to a table with no index,
 // 1,024 rows a transaction, the statement prepared once; no rollup, no checkpoint. The floor under
-// docs/benchmarks.md's "Why cold within 10% of analytics off cannot be met here".
+// docs/benchmarks-history.md's "Why cold within 10% of analytics off cannot be met here".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -7,7 +7,7 @@
 //   all         the schema as it is: links_code, links_domain_key, links_dedupe, links_account
 //   dedupe      links_code and links_domain_key dropped: what codes derived from the row id would leave
 //   none        links_dedupe dropped too: no index keyed by a random value, only links_account's append
-// The floor under docs/benchmarks.md's "Why bulk create at 0.5 of the baseline cannot be met here".
+// The floor under docs/benchmarks-history.md's "Why bulk create at 0.5 of the baseline cannot be met here".
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,7 @@
 // `node --import tsx bench/bulk-request-cost.ts [REQUESTS] [LINKS]`: the cost per link of
 // POST /v3/shorten/bulk (200 new URLs a request) in-process through app.inject, one request
 // after another, on a SQLite file preloaded with LINKS links: CPU µs, or instructions when run
-// under callgrind (docs/benchmarks.md): with MEASURE_PAUSE_MS set, the script prints
+// under callgrind (docs/benchmarks-history.md): with MEASURE_PAUSE_MS set, the script prints
 // "measure <pid>" after its warm-up and waits that long, for `callgrind_control -z <pid>` to zero
 // the counters, and exits as soon as the requests are answered.
 import fs from 'node:fs';

@@ -1,7 +1,7 @@
 // `node --import tsx bench/event-write-cost.ts [LINKS] [BATCHES]`: CPU µs per click event of the
 // SQLite background thread's event write alone (applyEventBatch in one transaction, as the
 // thread runs it), on a file preloaded like the benchmark's, with batches of 256 events (EVENTS) of
-// distinct random links (the cold redirect load: nothing merges). See docs/benchmarks.md.
+// distinct random links (the cold redirect load: nothing merges). See docs/benchmarks-history.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

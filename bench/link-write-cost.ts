@@ -1,7 +1,7 @@
 // `node --import tsx bench/link-write-cost.ts [LINKS] [REQUESTS]`: CPU µs per link of the
 // store's bulk insert alone (no HTTP), on a SQLite file preloaded like the benchmark's, in
 // requests of 200 links each written and committed one after another. Steadier than a load
-// run on a shared machine; see docs/benchmarks.md.
+// run on a shared machine; see docs/benchmarks-history.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

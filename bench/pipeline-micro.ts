@@ -1,7 +1,7 @@
 // `node --import tsx bench/pipeline-micro.ts OTHER_CHECKOUT [iterations]`: the redirect pipeline's fast-path answer
 // (RedirectPipeline.answerNow, a cached link) of this checkout against another's, in one process, alternating rounds —
 // the code a plain redirect runs beyond node:http, timed without the network, so a loaded machine disturbs both alike.
-// What it measured for decision 0015 is in docs/benchmarks.md.
+// What it measured for decision 0015 is in docs/benchmarks-history.md.
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 
