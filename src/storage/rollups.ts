@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { ClickEvent } from './stores.js';
+import type { ClickEvent } from './stores/analytics.js';
 import type { ClickRollupTable, Tables } from './tables.js';
 
 // The rollups of click events (click_rollups, migration 0005): what each row counts and how rows

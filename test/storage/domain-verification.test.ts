@@ -12,7 +12,7 @@ import { DomainService } from '../../src/domains/domain-service.js';
 import { DomainRedirects } from '../../src/redirect/domain-redirects.js';
 import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
-import type { NewDomain } from '../../src/storage/stores.js';
+import type { NewDomain } from '../../src/storage/stores/domains.js';
 import { createTestDatabase } from '../scale-support/test-services.js';
 import { createStoreLink, dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 

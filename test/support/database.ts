@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import type { NewLink } from '../../src/storage/stores.js';
+import type { NewLink } from '../../src/storage/stores/links.js';
 import { createTestDatabase } from '../scale-support/test-services.js';
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
