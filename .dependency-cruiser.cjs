@@ -43,10 +43,10 @@ module.exports = {
       name: 'storage-through-interfaces',
       severity: 'error',
       comment:
-        'Outside src/storage/, use storage only through src/storage/stores.ts (store interfaces and record types) ' +
+        'Outside src/storage/, use storage only through src/storage/stores/ (one contract per kind of record: store interface and record types) ' +
         'and src/storage/connection-errors.ts. Only the composition root, src/services.ts, may import any storage module.',
       from: { path: '^src/', pathNot: '^src/storage/|^src/services[.]ts$' },
-      to: { path: '^src/storage/', pathNot: '^src/storage/(?:stores|connection-errors)[.]ts$' },
+      to: { path: '^src/storage/', pathNot: '^src/storage/(?:stores/[^/]+|connection-errors)[.]ts$' },
     },
     {
       name: 'not-to-dev-dep',

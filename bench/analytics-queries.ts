@@ -10,7 +10,7 @@ import { AnalyticsService } from '../src/analytics/analytics-service.js';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { rollupRows } from '../src/storage/rollups.js';
-import type { ClickEvent } from '../src/storage/stores.js';
+import type { ClickEvent } from '../src/storage/stores/analytics.js';
 
 const DAY = 86_400_000;
 const LINKS = 1_000;

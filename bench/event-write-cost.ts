@@ -11,7 +11,7 @@ import { applyEventBatch } from '../src/storage/click-writes.js';
 import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from '../src/storage/rollups.js';
 import { SqliteEventWrites } from '../src/storage/sqlite/event-writes.js';
 import { withStatementCache } from '../src/storage/sqlite/statement-cache.js';
-import type { ClickEvent } from '../src/storage/stores.js';
+import type { ClickEvent } from '../src/storage/stores/analytics.js';
 import type { Tables } from '../src/storage/tables.js';
 import { preloadLinks } from './preload.js';
 import { DOMAIN } from './scenarios.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateCode } from '../src/links/codes.js';
 import { openDatabase } from '../src/storage/database.js';
-import type { NewLink } from '../src/storage/stores.js';
+import type { NewLink } from '../src/storage/stores/links.js';
 import { newLink } from '../test/support/database.js';
 import { preloadLinks } from './preload.js';
 import { BULK_ITEMS, DOMAIN } from './scenarios.js';

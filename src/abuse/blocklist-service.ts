@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { BriefError } from '../errors.js';
 import type { Log } from '../log.js';
-import type { BlockedHost, BlocklistStore } from '../storage/stores.js';
+import type { BlockedHost, BlocklistStore } from '../storage/stores/blocklist.js';
 import { BlockedHosts, normalizeHost } from './blocked-hosts.js';
 import { parseBlocklist } from './blocklist-file.js';
 

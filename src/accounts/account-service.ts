@@ -1,5 +1,5 @@
 import { BriefError } from '../errors.js';
-import type { AccountRecord, AccountStore, TokenRecord } from '../storage/stores.js';
+import type { AccountRecord, AccountStore, TokenRecord } from '../storage/stores/accounts.js';
 import { workspaceUuid } from './ids.js';
 import { generateToken, hashToken } from './tokens.js';
 

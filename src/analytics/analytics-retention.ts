@@ -1,6 +1,6 @@
 import type { Log } from '../log.js';
 import { PeriodicWriter } from '../periodic-writer.js';
-import type { AnalyticsStore } from '../storage/stores.js';
+import type { AnalyticsStore } from '../storage/stores/analytics.js';
 import { DAY, floorTo } from './time-series.js';
 /** How often the cut-off is looked at: it moves once a day, at 00:00 UTC. */
 export const RETENTION_CHECK_MS = 3_600_000;

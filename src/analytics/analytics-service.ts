@@ -1,7 +1,7 @@
 import type { Caller } from '../accounts/account-service.js';
 import { BriefError } from '../errors.js';
 import type { LinkService } from '../links/link-service.js';
-import type { AnalyticsStore, ClickCountQuery, TopColumn } from '../storage/stores.js';
+import type { AnalyticsStore, ClickCountQuery, TopColumn } from '../storage/stores/analytics.js';
 import type { AnalyticsRetention } from './analytics-retention.js';
 import { bucketIndex, ceilTo, DAY, floorTo, type Granularity, QUARTER_HOUR, type Range, rangeAt, seriesBetween, TimeZone } from './time-series.js';
 

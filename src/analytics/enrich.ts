@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import UAParser from 'ua-parser-js';
 import type { AnalyticsLevel } from '../config.js';
-import type { ClickEvent } from '../storage/stores.js';
+import type { ClickEvent } from '../storage/stores/analytics.js';
 import { botName } from './bots.js';
 import type { ClientAddress } from './client-address.js';
 import type { PlaceLookup } from './places.js';

@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
 import type { Log } from '../log.js';
 import { PeriodicWriter } from '../periodic-writer.js';
-import type { AnalyticsStore, ClickEvent, ClickEventBatch, LinkTarget } from '../storage/stores.js';
+import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../storage/stores/analytics.js';
+import type { LinkTarget } from '../storage/stores/links.js';
 import type { RawVisit, VisitEnricher } from './enrich.js';
 
 /**

@@ -3,7 +3,7 @@
 import type { Caller } from '../accounts/account-service.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
-import type { StoredDomain } from '../storage/stores.js';
+import type { StoredDomain } from '../storage/stores/domains.js';
 
 const withoutPort = (hostname: string) => hostname.replace(/:\d+$/, '');
 

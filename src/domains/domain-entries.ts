@@ -1,6 +1,6 @@
 // A short domain as the caller sees it (the v2 and v3 views and the CLI's list are made from these).
 import type { Config, ShortDomain } from '../config.js';
-import type { DomainRecord, StoredDomain } from '../storage/stores.js';
+import type { DomainRecord, StoredDomain } from '../storage/stores/domains.js';
 import { servesRedirects, verificationRecord } from './domain-verification.js';
 
 export type Visibility = 'public' | 'private';

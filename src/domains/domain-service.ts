@@ -1,7 +1,8 @@
 import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
-import type { DomainSettings, DomainStore, LinkStore, StoredDomain } from '../storage/stores.js';
+import type { DomainSettings, DomainStore, StoredDomain } from '../storage/stores/domains.js';
+import type { LinkStore } from '../storage/stores/links.js';
 import { claimLimit, refuseConfiguredClaim, takenClaim } from './domain-claims.js';
 import {
   configuredEntry,

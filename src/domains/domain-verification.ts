@@ -3,7 +3,7 @@
 // Brief never fetches anything from the domain itself.
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import type { DomainVerification } from '../storage/stores.js';
+import type { DomainVerification } from '../storage/stores/domains.js';
 
 /** The label before the domain's name where its TXT record is looked for. */
 export const VERIFY_LABEL = '_brief-verify';

@@ -1,4 +1,4 @@
-import type { DomainStore, StoredDomain } from '../storage/stores.js';
+import type { DomainStore, StoredDomain } from '../storage/stores/domains.js';
 
 /**
  * The domains table as the checks every shorten makes read it: whole, at most every

@@ -1,6 +1,6 @@
 import type { Log } from '../log.js';
 import { type ChangeBus, LocalChangeBus } from '../shared-state/change-bus.js';
-import type { LinkChangeStore } from '../storage/stores.js';
+import type { LinkChangeStore } from '../storage/stores/changes.js';
 
 // PostgreSQL may commit ids out of order; rows this far below the newest one seen are
 // read again so a late commit is not skipped.

@@ -3,7 +3,7 @@ import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
 import type { DomainService, ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
-import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, NewLink } from '../storage/stores.js';
+import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, NewLink } from '../storage/stores/links.js';
 import { checkBulkItems } from './bulk-items.js';
 import { generateCode } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';

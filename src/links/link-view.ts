@@ -1,5 +1,5 @@
 import type { ShortDomain } from '../config.js';
-import type { LinkRecord } from '../storage/stores.js';
+import type { LinkRecord } from '../storage/stores/links.js';
 
 /** The link resource of the v2 interface. */
 export interface LinkView {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Log } from '../log.js';
 import { PeriodicWriter } from '../periodic-writer.js';
-import type { ClickBatch, ClickStore } from '../storage/stores.js';
+import type { ClickBatch, ClickStore } from '../storage/stores/clicks.js';
 import { ClickTally } from './structures/click-tally.js';
 
 // Ids per UPDATE (and per write): within every engine's limit on bound parameters, and

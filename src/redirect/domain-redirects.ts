@@ -1,6 +1,6 @@
 import { servesRedirects } from '../domains/domain-verification.js';
 import type { Log } from '../log.js';
-import type { DomainStore, StoredDomain } from '../storage/stores.js';
+import type { DomainStore, StoredDomain } from '../storage/stores/domains.js';
 import { type RedirectAnswer, settingRedirect } from './redirect-answer.js';
 
 /** What a short domain's settings answer instead of the 404 page. */

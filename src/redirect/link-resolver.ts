@@ -1,5 +1,5 @@
 import { LINK_KEY } from '../links/codes.js';
-import type { LinkStore, LinkTarget } from '../storage/stores.js';
+import type { LinkStore, LinkTarget } from '../storage/stores/links.js';
 import type { RedirectCache } from './redirect-cache.js';
 
 const MAX_HOST_LENGTH = 300;

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { LinkTarget } from '../storage/stores.js';
+import type { LinkTarget } from '../storage/stores/links.js';
 import {
   BLOCKED_PAGE,
   EXPIRED_PAGE,

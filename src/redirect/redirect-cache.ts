@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { LinkTarget, SyncLinkReads } from '../storage/stores.js';
+import type { LinkTarget, SyncLinkReads } from '../storage/stores/links.js';
 import { Doorkeeper } from './structures/doorkeeper.js';
 import { LinkIndex } from './structures/link-index.js';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
-import type { LinkGuard, LinkTarget } from '../storage/stores.js';
+import type { LinkGuard, LinkTarget } from '../storage/stores/links.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
 import { boundedPasswordCheck, type PasswordCheck } from './password-check.js';

@@ -1,5 +1,5 @@
 import type { Connection } from './connection.js';
-import type { AccountRecord, AccountStore, TokenRecord } from './stores.js';
+import type { AccountRecord, AccountStore, TokenRecord } from './stores/accounts.js';
 import type { AccountRow, TokenRow } from './tables.js';
 
 const toAccount = (row: AccountRow): AccountRecord => ({ id: row.id, name: row.name, createdAt: row.created_at });

@@ -13,7 +13,7 @@ import {
   rollUpEvents,
   rollUpLinkEvents,
 } from './rollups.js';
-import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from './stores.js';
+import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from './stores/analytics.js';
 
 /** The first key of the advisory lock that serializes the expiry of one account's events (PostgreSQL). */
 const EXPIRY_LOCK = 0x0b51ef;

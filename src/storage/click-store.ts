@@ -1,6 +1,6 @@
 import { applyClickBatch } from './click-writes.js';
 import type { Connection } from './connection.js';
-import type { ClickBatch, ClickStore } from './stores.js';
+import type { ClickBatch, ClickStore } from './stores/clicks.js';
 
 export class SqlClickStore implements ClickStore {
   constructor(private readonly connection: Connection) {}

@@ -1,7 +1,8 @@
 import type { Insertable, Kysely } from 'kysely';
 import { inPowersOfTwo } from './batch-shapes.js';
 import { rollupRows } from './rollups.js';
-import type { ClickBatch, ClickEvent, ClickEventBatch } from './stores.js';
+import type { ClickEvent, ClickEventBatch } from './stores/analytics.js';
+import type { ClickBatch } from './stores/clicks.js';
 import type { ClickEventTable, Tables } from './tables.js';
 
 /** How long a writer's last number is kept after its last batch (a retry comes long before). */

@@ -8,7 +8,13 @@ import { SqlClickStore } from './click-store.js';
 import { type Connection, type ConnectionOptions, type Dialect, openConnection } from './connection.js';
 import { SqlDomainStore } from './domain-store.js';
 import { SqlLinkStore } from './link-store.js';
-import type { AccountStore, AnalyticsStore, BlocklistStore, ClickStore, DomainStore, LinkChangeStore, LinkStore } from './stores.js';
+import type { AccountStore } from './stores/accounts.js';
+import type { AnalyticsStore } from './stores/analytics.js';
+import type { BlocklistStore } from './stores/blocklist.js';
+import type { LinkChangeStore } from './stores/changes.js';
+import type { ClickStore } from './stores/clicks.js';
+import type { DomainStore } from './stores/domains.js';
+import type { LinkStore } from './stores/links.js';
 import type { Tables } from './tables.js';
 
 export type { Dialect } from './connection.js';

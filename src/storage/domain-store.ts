@@ -1,6 +1,6 @@
 import { inPowersOfTwo } from './batch-shapes.js';
 import type { Connection } from './connection.js';
-import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from './stores.js';
+import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from './stores/domains.js';
 import type { DomainRow } from './tables.js';
 
 const COLUMNS = [

@@ -4,7 +4,17 @@ import { type Kysely, sql } from 'kysely';
 import { inPowersOfTwo } from './batch-shapes.js';
 import type { Connection } from './connection.js';
 import { SqliteLinkWrites } from './sqlite/link-writes.js';
-import type { CountedLink, CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, LinkTarget, NewLink, SyncLinkReads } from './stores.js';
+import type {
+  CountedLink,
+  CreateOutcome,
+  LinkChanges,
+  LinkRecord,
+  LinkStatus,
+  LinkStore,
+  LinkTarget,
+  NewLink,
+  SyncLinkReads,
+} from './stores/links.js';
 import type { LinkRow, Tables } from './tables.js';
 
 // One more than the draws a collision of random codes could plausibly need.

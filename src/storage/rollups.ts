@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import type { ClickEvent } from './stores.js';
+import type { ClickEvent } from './stores/analytics.js';
 import type { ClickRollupTable, Tables } from './tables.js';
 
 // The rollups of click events (click_rollups, migration 0005): what each row counts and how rows
-// are made from events, once for the writes (rollupRows) and once in SQL (rebuildRollups, for the
-// migration and the benchmark's bulk load).
+// are made from events, once for the writes (rollupRows) and once in SQL from stored events
+// (rollUpEvents: retention's per-link day rows). Migrations keep their own frozen copy of the SQL.
 
 export const QUARTER_MS = 15 * 60_000;
 export const DAY_MS = 86_400_000;
@@ -129,7 +129,7 @@ export const ALL_DIMENSIONS: readonly RollupDimension[] = ['clicks', 'browser_ve
  * Adds to click_rollups what the click_events rows in [from, to) count: the workspace's rows
  * (link_id 0, quarter hours and days), or with `perLink` each link's day rows (retention).
  */
-export async function rollUpEvents(db: Kysely<any>, options: { from?: number; to?: number; accountId?: number; perLink: boolean }): Promise<void> {
+export async function rollUpEvents(db: Kysely<Tables>, options: { from?: number; to?: number; accountId?: number; perLink: boolean }): Promise<void> {
   const periods: RollupPeriod[] = options.perLink ? ['day'] : ['quarter', 'day'];
   for (const period of periods) {
     const length = sql.lit(PERIOD_MS[period]);

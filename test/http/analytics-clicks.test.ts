@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
-import type { ClickEvent } from '../../src/storage/stores.js';
+import type { ClickEvent } from '../../src/storage/stores/analytics.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { personVisit } from '../support/events.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
-import type { ClickEvent } from '../../src/storage/stores.js';
+import type { ClickEvent } from '../../src/storage/stores/analytics.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { personVisit } from '../support/events.js';

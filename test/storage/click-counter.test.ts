@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ClickCounter } from '../../src/redirect/click-counter.js';
-import type { ClickBatch, ClickStore } from '../../src/storage/stores.js';
+import type { ClickBatch, ClickStore } from '../../src/storage/stores/clicks.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const quiet = { info: () => {}, warn: () => {} };

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { clientAddress } from '../../src/analytics/client-address.js';
 import { VisitEnricher } from '../../src/analytics/enrich.js';
 import { VisitRecorder } from '../../src/analytics/visit-recorder.js';
-import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../../src/storage/stores.js';
+import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../../src/storage/stores/analytics.js';
 import { createStoreLink, dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

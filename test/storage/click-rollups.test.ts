@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { rollUpEvents } from '../../src/storage/rollups.js';
-import type { ClickCountQuery, ClickEvent } from '../../src/storage/stores.js';
+import type { ClickCountQuery, ClickEvent } from '../../src/storage/stores/analytics.js';
 import { createStoreLink, dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const QUARTER = 900_000;

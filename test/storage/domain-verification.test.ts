@@ -2,47 +2,18 @@
 // domain that existed before it verified; the store counts an account's domains in the write that
 // adds a claim; marks a domain verified once; removes a domain with its links in one write.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { DomainService } from '../../src/domains/domain-service.js';
 import { DomainRedirects } from '../../src/redirect/domain-redirects.js';
-import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
-import type { NewDomain } from '../../src/storage/stores.js';
-import { createTestDatabase } from '../scale-support/test-services.js';
+import type { NewDomain } from '../../src/storage/stores/domains.js';
 import { createStoreLink, dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 /** The last migration before domain verification: the schema of every database made before it. */
 const BEFORE = '0007-link-rollup-mark';
 const quiet = { info: () => {}, warn: () => {} };
-
-/** An empty database of the dialect, not migrated at all. */
-async function openEmpty(dialect: Dialect): Promise<{ database: Database; cleanup(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-domains-'));
-    const database = openDatabase({ kind: 'sqlite', path: path.join(dir, 'brief.db') });
-    return {
-      database,
-      async cleanup() {
-        await database.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const scratch = await createTestDatabase(process.env.TEST_DATABASE_URL!.trim());
-  const database = openDatabase({ kind: 'postgres', url: scratch.url }, { poolMax: 4 });
-  return {
-    database,
-    async cleanup() {
-      await database.close();
-      await scratch.drop();
-    },
-  };
-}
 
 const claim = (hostname: string, accountId: number): NewDomain => ({
   hostname,
@@ -55,7 +26,7 @@ const claim = (hostname: string, accountId: number): NewDomain => ({
 for (const dialect of dialects) {
   describe(`migration 0009: domain verification (${dialect})`, () => {
     it('keeps every domain made before it verified, since it was added, and serving', async () => {
-      const { database, cleanup } = await openEmpty(dialect);
+      const { database, cleanup } = await openTestDatabase(dialect, { migrate: false });
       try {
         await migrateUpTo(database, BEFORE);
         // Rows as the schema before 0009 held them: an administrator's public and private domains.

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Database, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import type { ClickEvent } from '../../src/storage/stores.js';
+import type { ClickEvent } from '../../src/storage/stores/analytics.js';
 import { createStoreLink } from '../support/database.js';
 
 const QUARTER = 900_000;

@@ -4,7 +4,7 @@
 // what is read back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CreateOutcome, LinkRecord, NewLink } from '../../src/storage/stores.js';
+import type { CreateOutcome, LinkRecord, NewLink } from '../../src/storage/stores/links.js';
 import { dialects, openTestDatabase, newLink as plainLink, type TestDatabase } from '../support/database.js';
 
 const DOMAIN = 'many.test';

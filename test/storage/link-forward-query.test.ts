@@ -2,47 +2,19 @@
 // existing link forwarding; the switch is stored, read into the redirect's target only when off, edited, and a link
 // with it off stays out of the in-memory link index.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
-import { createTestDatabase } from '../scale-support/test-services.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const BEFORE = '0009-domain-verification';
 let counter = 0;
 const draw = () => `fq${Date.now().toString(36)}${++counter}`;
 
-async function openEmpty(dialect: Dialect): Promise<{ database: Database; cleanup(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-forward-'));
-    const database = openDatabase({ kind: 'sqlite', path: path.join(dir, 'brief.db') });
-    return {
-      database,
-      async cleanup() {
-        await database.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const scratch = await createTestDatabase(process.env.TEST_DATABASE_URL!.trim());
-  const database = openDatabase({ kind: 'postgres', url: scratch.url }, { poolMax: 4 });
-  return {
-    database,
-    async cleanup() {
-      await database.close();
-      await scratch.drop();
-    },
-  };
-}
-
 for (const dialect of dialects) {
   describe(`migration 0010: query forwarding (${dialect})`, () => {
     it('leaves every link made before it forwarding', async () => {
-      const { database, cleanup } = await openEmpty(dialect);
+      const { database, cleanup } = await openTestDatabase(dialect, { migrate: false });
       try {
         await migrateUpTo(database, BEFORE);
         await sql`insert into accounts (name, created_at) values ('old', 1000)`.execute(database.db);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import type { NewLink } from '../../src/storage/stores.js';
+import type { NewLink } from '../../src/storage/stores/links.js';
 import { createTestDatabase } from '../scale-support/test-services.js';
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
@@ -21,15 +21,16 @@ export interface TestDatabase {
   cleanup(): Promise<void>;
 }
 
-export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
-  return dialect === 'postgres' ? openPostgres() : openSqlite();
+/** With `migrate: false`, an empty database not migrated at all (for tests of a migration). */
+export async function openTestDatabase(dialect: Dialect, { migrate = true } = {}): Promise<TestDatabase> {
+  return dialect === 'postgres' ? openPostgres(migrate) : openSqlite(migrate);
 }
 
-async function openSqlite(): Promise<TestDatabase> {
+async function openSqlite(migrate: boolean): Promise<TestDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-test-'));
   const file = path.join(dir, 'brief.db');
   const database = openDatabase({ kind: 'sqlite', path: file });
-  await migrateToLatest(database);
+  if (migrate) await migrateToLatest(database);
   return {
     database,
     url: `sqlite:${file}`,
@@ -40,12 +41,12 @@ async function openSqlite(): Promise<TestDatabase> {
   };
 }
 
-async function openPostgres(): Promise<TestDatabase> {
+async function openPostgres(migrate: boolean): Promise<TestDatabase> {
   if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
   const scratch = await createTestDatabase(postgresUrl);
   const database = openDatabase({ kind: 'postgres', url: scratch.url }, { poolMax: 10 });
   try {
-    await migrateToLatest(database);
+    if (migrate) await migrateToLatest(database);
   } catch (error) {
     await database.close();
     await scratch.drop();

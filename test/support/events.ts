@@ -1,4 +1,4 @@
-import type { ClickEvent } from '../../src/storage/stores.js';
+import type { ClickEvent } from '../../src/storage/stores/analytics.js';
 
 /** An event of a person's visit with nothing else known: tests set the fields they count. */
 export const personVisit = (linkId: number, time: number): ClickEvent => ({

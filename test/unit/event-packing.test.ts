@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { packEvents, unpackEvents } from '../../src/storage/sqlite/event-packing.js';
-import type { ClickEventBatch } from '../../src/storage/stores.js';
+import type { ClickEventBatch } from '../../src/storage/stores/analytics.js';
 
 describe('event packing', () => {
   it('round-trips every field, nulls and repeated strings included', () => {

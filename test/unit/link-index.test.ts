@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
 import { LinkIndex } from '../../src/redirect/structures/link-index.js';
-import type { SyncLinkReads } from '../../src/storage/stores.js';
+import type { SyncLinkReads } from '../../src/storage/stores/links.js';
 
 describe('LinkIndex', () => {
   it('answers what was put, per domain and case-sensitive key, and undefined for the rest', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
 import { Doorkeeper } from '../../src/redirect/structures/doorkeeper.js';
-import type { LinkTarget } from '../../src/storage/stores.js';
+import type { LinkTarget } from '../../src/storage/stores/links.js';
 
 const target = { id: 1, url: 'https://example.com/', blocked: false };
 const make = (max = 100) => new RedirectCache({ max, ttlMs: 60_000, missingTtlMs: 60_000 });

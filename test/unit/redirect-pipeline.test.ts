@@ -9,7 +9,8 @@ import { LinkResolver } from '../../src/redirect/link-resolver.js';
 import { redirectAnswers } from '../../src/redirect/redirect-answer.js';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
 import { RedirectPipeline } from '../../src/redirect/redirect-pipeline.js';
-import type { LinkStore, LinkTarget, StoredDomain, SyncLinkReads } from '../../src/storage/stores.js';
+import type { StoredDomain } from '../../src/storage/stores/domains.js';
+import type { LinkStore, LinkTarget, SyncLinkReads } from '../../src/storage/stores/links.js';
 
 const HOST = 'short.test';
 const LINKS = new Map<string, LinkTarget>([

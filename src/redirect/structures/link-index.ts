@@ -1,4 +1,4 @@
-import type { LinkTarget } from '../../storage/stores.js';
+import type { LinkTarget } from '../../storage/stores/links.js';
 import { FNV_OFFSET, fnvMix, fnvText } from './fnv.js';
 
 const LIVE = 0;

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { applyClickBatch } from '../click-writes.js';
 import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from '../rollups.js';
-import type { ClickBatch } from '../stores.js';
+import type { ClickBatch } from '../stores/clicks.js';
 import type { Tables } from '../tables.js';
 import { type PackedEvents, unpackEvents } from './event-packing.js';
 import { SqliteEventWrites } from './event-writes.js';

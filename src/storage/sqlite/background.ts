@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
-import type { ClickBatch, ClickEventBatch } from '../stores.js';
+import type { ClickEventBatch } from '../stores/analytics.js';
+import type { ClickBatch } from '../stores/clicks.js';
 import type { ThreadData, ThreadMessage, ThreadReply } from './background-thread.js';
 import { packEvents } from './event-packing.js';
 import { WAL_RESTART_FRAMES } from './wal-restart.js';

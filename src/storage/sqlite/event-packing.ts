@@ -1,4 +1,4 @@
-import type { ClickEvent, ClickEventBatch } from '../stores.js';
+import type { ClickEvent, ClickEventBatch } from '../stores/analytics.js';
 
 // Click events on their way to the SQLite background thread, packed into a few typed arrays
 // (moved, not copied) and one list of distinct strings: structured-cloning thousands of small

@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { WRITER_RETENTION_MS } from '../click-writes.js';
 import { rollupRows } from '../rollups.js';
-import type { ClickEvent, ClickEventBatch } from '../stores.js';
+import type { ClickEvent, ClickEventBatch } from '../stores/analytics.js';
 import { LinkOwners } from './link-owners.js';
 
 // A batch of click events on SQLite's background thread (background-thread.ts): the same rows as

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import type { CreateOutcome, LinkRecord, NewLink } from '../stores.js';
+import type { CreateOutcome, LinkRecord, NewLink } from '../stores/links.js';
 import type { LinkRow } from '../tables.js';
 
 /** The insert's columns in the order of its placeholders. */
