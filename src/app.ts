@@ -18,9 +18,11 @@ import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
+import { clientAddress } from './net/client-address.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import type { PasswordCheck } from './redirect/password-check.js';
+import { TOO_MANY_ATTEMPTS } from './redirect/redirect-answer.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createReadiness, createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
@@ -112,9 +114,13 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   refuseNonFiniteNumbers(app);
   registerApiDocs(app);
   // Before the routes: each route's declared limit attaches to it as it is declared.
-  registerRateLimits(app, config, { requests: shared.counters, passwords: shared.passwordCounters }, authenticate, (request) =>
-    redirects.pipeline.domainOf(request.raw),
-  );
+  registerRateLimits(app, config, {
+    counters: { requests: shared.counters, passwords: shared.passwordCounters },
+    authenticate,
+    addressOf: clientAddress(config.trustProxy),
+    domainOf: (request) => redirects.pipeline.domainOf(request.raw),
+    tooManyAttempts: TOO_MANY_ATTEMPTS,
+  });
   // The API's routes, in a context of their own with CORS (redirects and pages have none).
   app.register(async (api) => {
     // Every token is checked before anything else (limits included): an unknown one is 401 on every call.

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import UAParser from 'ua-parser-js';
 import type { AnalyticsLevel } from '../config.js';
+import type { ClientAddress } from '../net/client-address.js';
 import type { ClickEvent } from '../storage/stores/analytics.js';
 import { botName } from './bots.js';
-import type { ClientAddress } from './client-address.js';
 import type { PlaceLookup } from './places.js';
 
 /**

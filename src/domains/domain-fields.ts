@@ -2,7 +2,7 @@
 // and its settings.
 import type { ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
-import { linkDestination } from '../links/link-input.js';
+import { linkDestination } from '../net/normalize-url.js';
 
 export const CODE_LENGTH_MIN = 4;
 export const CODE_LENGTH_MAX = 32;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { DOCS_PAGE_HEADERS } from './html-headers.js';
+import { DOCS_PAGE_HEADERS } from '../html/pages.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 

@@ -3,10 +3,9 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BriefError, type FieldError } from '../errors.js';
-import { NOT_FOUND_PAGE } from '../redirect/pages.js';
+import { HTML_PAGE_HEADERS, NOT_FOUND_PAGE } from '../html/pages.js';
 import { isConnectionError } from '../storage/connection-errors.js';
 import { ERROR_STATUS, type HttpErrorCode, statusOf } from './error-status.js';
-import { HTML_PAGE_HEADERS } from './html-headers.js';
 
 interface AjvError {
   keyword: string;

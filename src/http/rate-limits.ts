@@ -1,9 +1,8 @@
 import rateLimit, { type FastifyRateLimitStore, normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
-import { clientAddress } from '../analytics/client-address.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
-import { TOO_MANY_ATTEMPTS } from '../redirect/redirect-answer.js';
+import type { ClientAddress } from '../net/client-address.js';
 import type { CounterState, RateCounters } from '../shared-state/counters.js';
 import type { Authenticate } from './auth.js';
 import { errorResponse } from './error-schemas.js';
@@ -39,6 +38,28 @@ export interface LimitCounters {
   readonly passwords: RateCounters;
 }
 
+/** A whole answer to send as it is: status, flat [name, value, …] header pairs, body. */
+export interface FixedAnswer {
+  readonly status: number;
+  readonly headers: readonly string[];
+  readonly body: string;
+}
+
+/** What the limits need from the rest of the app, given by the composition root (app.ts). */
+export interface RateLimitDeps {
+  readonly counters: LimitCounters;
+  readonly authenticate: Authenticate;
+  /** Who the client is, from the connection and X-Forwarded-For as TRUST_PROXY says. */
+  readonly addressOf: ClientAddress;
+  /**
+   * The short domain a request's Host stands for (decision 0015: an unknown Host is the default
+   * domain), so a password attempt counts on its link whatever Host it was sent with.
+   */
+  readonly domainOf: (request: FastifyRequest) => string;
+  /** The password form's answer over its limits: the redirect pipeline's page, 429. */
+  readonly tooManyAttempts: FixedAnswer;
+}
+
 /**
  * The rate limits and ANONYMOUS_SHORTEN, added to each route by the limit it declares as the routes
  * are declared (so features know nothing of them, and redirects, which never reach here, pay
@@ -52,18 +73,8 @@ export interface LimitCounters {
  * Each limited route's 429 is added to its API document here too. Call before the routes are
  * registered.
  */
-/**
- * `domainOf`: the short domain a request's Host stands for (decision 0015: an unknown Host is the
- * default domain), so a password attempt counts on its link whatever Host it was sent with.
- */
-export function registerRateLimits(
-  app: FastifyInstance,
-  config: Config,
-  counters: LimitCounters,
-  authenticate: Authenticate,
-  domainOf: (request: FastifyRequest) => string,
-): void {
-  const addressOf = clientAddress(config.trustProxy);
+export function registerRateLimits(app: FastifyInstance, config: Config, deps: RateLimitDeps): void {
+  const { counters, authenticate, addressOf, domainOf, tooManyAttempts } = deps;
   /** The client's address, IPv6 by its /64 (one subscriber's network), as TRUST_PROXY says. */
   const address = (request: FastifyRequest) =>
     normalizeIP(addressOf(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
@@ -120,10 +131,10 @@ export function registerRateLimits(
       if (max === 0) continue;
       const state = await counters.passwords.add(key, 1, WINDOW_MS);
       if (state.current <= max) continue;
-      reply.code(TOO_MANY_ATTEMPTS.status);
-      for (let i = 0; i < TOO_MANY_ATTEMPTS.headers.length; i += 2) reply.header(TOO_MANY_ATTEMPTS.headers[i]!, TOO_MANY_ATTEMPTS.headers[i + 1]);
+      reply.code(tooManyAttempts.status);
+      for (let i = 0; i < tooManyAttempts.headers.length; i += 2) reply.header(tooManyAttempts.headers[i]!, tooManyAttempts.headers[i + 1]);
       limitHeaders(reply, max, state);
-      return reply.send(TOO_MANY_ATTEMPTS.body);
+      return reply.send(tooManyAttempts.body);
     }
   };
 

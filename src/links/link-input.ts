@@ -1,9 +1,9 @@
 // The checks of a link to make that need nothing but the input itself (no database, no
 // caller): a request that fails them is refused before any work (decision 0017).
 import { BriefError, type FieldError } from '../errors.js';
+import { linkDestination } from '../net/normalize-url.js';
 import { validateSlug } from './codes.js';
 import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
-import { normalizeUrl } from './normalize-url.js';
 
 /** A link to make, as every version of the interface asks for one. */
 export interface LinkInput {
@@ -37,22 +37,6 @@ export interface CheckedLink {
   readonly expiresAt: number | null;
   readonly reuseExisting: boolean;
   readonly forwardQuery: boolean;
-}
-
-/**
- * A link's destination: a URL as normalizeUrl takes it, without a user name or password
- * unless ALLOW_URL_CREDENTIALS is on (every copy of the short link would hand them out).
- */
-export function linkDestination(raw: string, allowCredentials: boolean): URL {
-  const url = normalizeUrl(raw);
-  if (!allowCredentials && (url.username !== '' || url.password !== '')) {
-    throw BriefError.invalid(
-      'url',
-      'credentials',
-      'The url field must not contain a user name or password (https://user:pass@host/): everyone who has the short link would see them',
-    );
-  }
-  return url;
 }
 
 /** The field errors of a validation error; any other error is thrown on. */

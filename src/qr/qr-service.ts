@@ -4,7 +4,7 @@ import { versions } from 'node:process';
 import { LRUCache } from 'lru-cache';
 import QRCode from 'qrcode';
 import { BriefError } from '../errors.js';
-import { normalizeUrl } from '../links/normalize-url.js';
+import { normalizeUrl } from '../net/normalize-url.js';
 import { QR_URL_MAX_LENGTH, type QrFormat, type QrLevel, type QrParams } from './schemas.js';
 import { encodeTwoColourPng, type Rgba } from './two-colour-png.js';
 

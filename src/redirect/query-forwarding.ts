@@ -1,4 +1,4 @@
-import { URL_MAX_LENGTH } from '../links/normalize-url.js';
+import { URL_MAX_LENGTH } from '../net/normalize-url.js';
 
 // A visitor's query string added to a link's destination on redirect (decision 0015).
 

@@ -1,5 +1,4 @@
 import type { Config } from '../config.js';
-import type { LinkTarget } from '../storage/stores/links.js';
 import {
   BLOCKED_PAGE,
   EXPIRED_PAGE,
@@ -9,7 +8,8 @@ import {
   PASSWORD_PAGE,
   TOO_MANY_ATTEMPTS_PAGE,
   WRONG_PASSWORD_PAGE,
-} from './pages.js';
+} from '../html/pages.js';
+import type { LinkTarget } from '../storage/stores/links.js';
 
 /** A complete redirect response: what both the Fastify route and the raw fast path send. */
 export interface RedirectAnswer {

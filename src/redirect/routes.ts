@@ -2,9 +2,9 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_CHECKS_BUSY_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from '../html/pages.js';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorMedia, errorResponses } from '../http/error-schemas.js';
-import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_CHECKS_BUSY_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from './pages.js';
 import type { RedirectAnswer } from './redirect-answer.js';
 import type { RedirectPipeline } from './redirect-pipeline.js';
 

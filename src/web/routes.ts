@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { APP_PAGE_HEADERS, ASSET_HEADERS } from './security-headers.js';
+import { APP_PAGE_HEADERS, ASSET_HEADERS } from '../html/pages.js';
 
 /** Where `npm run build` (vite.config.ts) writes the app: dist/web-app/ of the package, from src/web/ and dist/web/ alike. */
 export const WEB_APP_DIR = fileURLToPath(new URL('../../dist/web-app/', import.meta.url));

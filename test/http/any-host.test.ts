@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import { describe, it } from 'node:test';
-import { NOT_FOUND_PAGE } from '../../src/redirect/pages.js';
+import { NOT_FOUND_PAGE } from '../../src/html/pages.js';
 import { BASE_HOST, BASE_PREFIX, PUBLIC_HOST, qs, type TestAccount, type TestApp, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { NOT_FOUND_PAGE } from '../../src/redirect/pages.js';
+import { NOT_FOUND_PAGE } from '../../src/html/pages.js';
 import { buildTestApp, eventually, qs, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import { describe, it } from 'node:test';
-import { URL_MAX_LENGTH } from '../../src/links/normalize-url.js';
+import { URL_MAX_LENGTH } from '../../src/net/normalize-url.js';
 import { BASE_HOST, eventually, qs, type TestAccount, type TestApp, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { before, describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
-import { NOT_FOUND_PAGE } from '../../src/redirect/pages.js';
+import { NOT_FOUND_PAGE } from '../../src/html/pages.js';
 import { BASE_HOST, eventually, PUBLIC_HOST, qs, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { APP_CONTENT_SECURITY_POLICY } from '../../src/html/pages.js';
 import { loadWebApp } from '../../src/web/routes.js';
-import { APP_CONTENT_SECURITY_POLICY } from '../../src/web/security-headers.js';
 import { withServerFacts } from '../../src/web/server-facts.js';
 import { BASE_HOST, PUBLIC_HOST, qs, useTestApp } from '../support/app.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { hostileText } from '../../bench/hostile/hostile-values.js';
-import { normalizeUrl, URL_MAX_LENGTH } from '../../src/links/normalize-url.js';
+import { normalizeUrl, URL_MAX_LENGTH } from '../../src/net/normalize-url.js';
 import { expectValidationError } from './validation-error.js';
 
 /** Absolute http(s) URLs, some with odd but legal parts (user info, ports, IPv6, unicode hosts, dot segments). */

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { clientAddress } from '../../src/analytics/client-address.js';
 import { VisitEnricher } from '../../src/analytics/enrich.js';
 import { VisitRecorder } from '../../src/analytics/visit-recorder.js';
+import { clientAddress } from '../../src/net/client-address.js';
 import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../../src/storage/stores/analytics.js';
 import { createStoreLink, dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 

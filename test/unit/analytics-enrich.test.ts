@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { botName } from '../../src/analytics/bots.js';
-import { clientAddress } from '../../src/analytics/client-address.js';
 import { firstLanguage, type RawVisit, referrerHost, VisitEnricher } from '../../src/analytics/enrich.js';
 import { bundledCountries } from '../../src/analytics/places.js';
+import { clientAddress } from '../../src/net/client-address.js';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const IPHONE =

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BriefError } from '../../src/errors.js';
 import { statusOf } from '../../src/http/error-status.js';
-import { normalizeUrl, URL_MAX_LENGTH } from '../../src/links/normalize-url.js';
+import { normalizeUrl, URL_MAX_LENGTH } from '../../src/net/normalize-url.js';
 
 function rejected(raw: string, message = 'expected a 422 url validation error') {
   assert.throws(

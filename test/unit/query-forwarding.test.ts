@@ -1,7 +1,7 @@
 // The visitor's query string added to a destination (decision 0015): the rules, one by one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { URL_MAX_LENGTH } from '../../src/links/normalize-url.js';
+import { URL_MAX_LENGTH } from '../../src/net/normalize-url.js';
 import { withVisitorQuery } from '../../src/redirect/query-forwarding.js';
 
 describe('withVisitorQuery', () => {

@@ -1,9 +1,9 @@
-// The pages a visitor of a short link sees (src/redirect/pages.ts) and the web app (web/src/styles.css)
+// The pages a visitor of a short link sees (src/html/pages.ts) and the web app (web/src/styles.css)
 // share one palette: the same custom properties with the same values, light and dark.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { PALETTE_CSS } from '../../src/redirect/pages.js';
+import { PALETTE_CSS } from '../../src/html/pages.js';
 
 /** Every `--name: value` in the light block and in the dark (prefers-color-scheme) block. */
 function palette(css: string): { light: Record<string, string>; dark: Record<string, string> } {

@@ -1,4 +1,6 @@
-// The few HTML pages a visitor of a short URL can see. Static: nothing from the request is echoed.
+// Brief's HTML, in one place every layer may use: the few pages a visitor of a short URL can see
+// (static: nothing from the request is echoed) and the security headers of every HTML answer
+// (those pages, the API reference at /docs, and the web app and its assets).
 import { createHash } from 'node:crypto';
 
 /**
@@ -46,6 +48,58 @@ export const PAGE_SECURITY_HEADERS: readonly string[] = Object.freeze([
   'cross-origin-resource-policy',
   'same-origin',
 ]);
+
+/** The security headers of the pages above, as an object for reply.headers(). */
+export const HTML_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze(pairs(PAGE_SECURITY_HEADERS));
+
+/**
+ * The API reference page (/docs) runs Swagger UI's scripts and styles, all served from here: the
+ * same headers, with a policy that allows this server's own scripts, styles, images and fonts only.
+ */
+export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...HTML_PAGE_HEADERS,
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+    "font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+});
+
+/**
+ * The web app's Content-Security-Policy: its own scripts, styles, images and API only. No inline
+ * script or style (the build writes none), no other host, and no framing.
+ */
+export const APP_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** On the app's HTML (`/`, `/app/…`): the policy above, and always asked again (`no-cache`) so a new build is seen at once. */
+export const APP_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': APP_CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cache-Control': 'no-cache',
+};
+
+/** On a hashed asset of the web app (`/assets/…`): its name changes with its content, so it is kept for a year. */
+export const ASSET_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'public, max-age=31536000, immutable',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function pairs(flat: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) headers[flat[i]!] = flat[i + 1]!;
+  return headers;
+}
 
 function page(title: string, body: string): string {
   return (

@@ -28,3 +28,19 @@ export function normalizeUrl(raw: string, maxLength = URL_MAX_LENGTH): URL {
   if (url.href.length > maxLength) throw tooLong();
   return url;
 }
+
+/**
+ * A link's destination: a URL as normalizeUrl takes it, without a user name or password
+ * unless ALLOW_URL_CREDENTIALS is on (every copy of the short link would hand them out).
+ */
+export function linkDestination(raw: string, allowCredentials: boolean): URL {
+  const url = normalizeUrl(raw);
+  if (!allowCredentials && (url.username !== '' || url.password !== '')) {
+    throw BriefError.invalid(
+      'url',
+      'credentials',
+      'The url field must not contain a user name or password (https://user:pass@host/): everyone who has the short link would see them',
+    );
+  }
+  return url;
+}
