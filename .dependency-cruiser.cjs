@@ -6,9 +6,54 @@ const FEATURES = '^src/(?:abuse|accounts|domains|links|redirect|shared-state|sto
 /** A feature's routes are its HTTP edge: they may use src/http/. */
 const ROUTES = ['/routes[.]ts$', '-routes[.]ts$'];
 
+/**
+ * The folder layers of src/, lowest first (docs/decisions/0024-folder-layers.md). A module may import
+ * its own layer and the layers below it, never one above. Inside the features layer, which feature may
+ * use which is left to the folder-cycle rule: any order works as long as the arrows go one way.
+ */
+const LAYERS = [
+  ['core', '^src/(?:config|errors|log|periodic-writer)[.]ts$'],
+  ['shared', '^src/(?:html|net)/'],
+  ['infrastructure', '^src/(?:storage|shared-state)/'],
+  ['accounts', '^src/accounts/'],
+  ['edge', '^src/http/'],
+  ['features', '^src/(?:abuse|domains|links|redirect|analytics|qr|health|metrics|web)/'],
+  ['composition', '^src/(?:app|services|serve|main|start-log)[.]ts$|^src/cli/'],
+];
+
+/** One rule a layer: nothing in it imports a layer above it. */
+const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => {
+  const below = LAYERS.slice(0, index).map(([lower]) => lower);
+  return {
+    name: `layer-${name}`,
+    severity: 'error',
+    comment: `The ${name} layer imports only itself and the layers below it (${below.join(', ') || 'none'}), never a layer above: pass what it needs in from the composition root (app.ts, services.ts) instead.`,
+    from: { path },
+    to: { path: LAYERS.slice(index + 1).map(([, above]) => above) },
+  };
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      scope: 'folder',
+      comment:
+        'A cycle between folders of src/ (one folder imports another that, by some path, imports it back): ' +
+        'the arrows between folders go one way. Move what both need to a lower folder, or pass it in from the composition root.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'every-module-in-a-layer',
+      severity: 'error',
+      comment: 'Every module of src/ belongs to a layer: add a new folder or root file to LAYERS in .dependency-cruiser.cjs.',
+      from: { path: '^src/', pathNot: LAYERS.map(([, path]) => path) },
+      to: {},
+    },
+    ...layerRules,
     {
       name: 'no-circular',
       severity: 'error',
