@@ -1,4 +1,4 @@
-// The analytics query scenario of `npm run bench` (issue 13): a workspace with `count` click
+// The analytics query scenario of `npm run bench`: a workspace with `count` click
 // events over the last 30 days, then the two calls a dashboard makes first, timed through the
 // real service and store: top-countries and clicks (by day) for 30 days.
 import { createHash } from 'node:crypto';

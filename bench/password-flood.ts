@@ -1,8 +1,8 @@
 // `npm run build && node --import tsx bench/password-flood.ts [--seconds 4] [--rounds 3] [--server DIR]`: do wrong
 // passwords slow the rest? One built server; redirects under load and the web app's script fetched one
 // at a time, first quietly, then while 400 wrong passwords arrive on a protected link, evenly spread
-// over the same time (the password limits off, as if from as many addresses as it takes: issue 31's
-// attack was 400 in 36 s). Prints both and their ratios. `--server DIR`: another build (DIR/dist).
+// over the same time (the password limits off, as if from as many addresses as it takes: the
+// flood this guards against was 400 in 36 s). Prints both and their ratios. `--server DIR`: another build (DIR/dist).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';

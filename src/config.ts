@@ -17,7 +17,7 @@ export type DatabaseTarget = { readonly kind: 'sqlite'; readonly path: string } 
 export type AnalyticsLevel = 'full' | 'minimal' | 'off';
 
 /**
- * TRUST_PROXY: when X-Forwarded-For is believed (analytics/client-address.ts). A list holds
+ * TRUST_PROXY: when X-Forwarded-For is believed (net/client-address.ts). A list holds
  * addresses, CIDRs and proxy-addr's names for ranges (loopback, linklocal, uniquelocal).
  */
 export type TrustProxy =
@@ -146,7 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     negativeCacheTtlMs: 2_000,
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 600_000),
     changePollMs: integer(env, 'CHANGE_POLL_MS', 500, 10, 60_000),
-    // Off until recording costs the redirect what issue 13 allows (docs/benchmarks.md, "What holds now").
+    // On by default: recording a visit keeps the redirect within its target (docs/benchmarks.md, "What holds now").
     analytics: analyticsLevel(env.ANALYTICS?.trim() || 'full'),
     trustProxy: trustProxy(env.TRUST_PROXY?.trim() ?? ''),
     analyticsBufferMax: integer(env, 'ANALYTICS_BUFFER_MAX', 100_000, 1, 100_000_000),

@@ -1,5 +1,4 @@
-// `brief export`: every live link to standard output, as JSON lines or CSV, streamed (issue 28, item 5;
-// decision 0023).
+// `brief export`: every live link to standard output, as JSON lines or CSV, streamed (decision 0023).
 import { type Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { EXPORTED_FIELDS, type ExportedLink, exportedLinks, openMigratedDatabase } from '../services.js';
