@@ -106,6 +106,7 @@ export const ShortenV3Query = Type.Object({
   ),
   workspaceId: WorkspaceId,
 });
+export type ShortenV3Query = Static<typeof ShortenV3Query>;
 
 export const ShortenV3Result = Type.Object({
   id: Uuid,
