@@ -22,8 +22,7 @@ export const ListDomainsQuery = withDefaults(
     }),
   }),
 );
-
-export type ListDomainsQuery = Required<Static<typeof ListDomainsQuery>>;
+export type ListDomainsQuery = Static<typeof ListDomainsQuery>;
 
 export const DomainPageSchema = Type.Object(
   {
