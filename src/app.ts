@@ -1,7 +1,7 @@
 import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type DestinationStream, pino } from 'pino';
-import { analyticsRoutes } from './analytics/routes.js';
+import { analyticsRoutes } from './analytics/v3-routes.js';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';

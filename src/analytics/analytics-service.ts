@@ -3,7 +3,8 @@ import { BriefError } from '../errors.js';
 import type { LinkService } from '../links/link-service.js';
 import type { AnalyticsStore, ClickCountQuery, TopColumn } from '../storage/stores/analytics.js';
 import type { AnalyticsRetention } from './analytics-retention.js';
-import { bucketIndex, ceilTo, DAY, floorTo, type Granularity, QUARTER_HOUR, type Range, rangeAt, seriesBetween, TimeZone } from './time-series.js';
+import type { ClicksQuery, ClicksResult, RangeName, TopEntry, TopQuery, TopResult } from './schemas.js';
+import { bucketIndex, ceilTo, DAY, floorTo, QUARTER_HOUR, rangeAt, seriesBetween, TimeZone } from './time-series.js';
 
 /**
  * Clicks are counted in the store by quarter hours: every zone's offset today is a whole number
@@ -13,26 +14,6 @@ import { bucketIndex, ceilTo, DAY, floorTo, type Granularity, QUARTER_HOUR, type
 /** A custom range spans at most this; by hour, at most 31 days (744 points). */
 const CUSTOM_MAX_MS = 366 * DAY;
 const HOURLY_MAX_MS = 31 * DAY;
-
-export const DEFAULT_TIMEZONE = 'Etc/UTC';
-
-/** Brief's custom range: ISO timestamps `from` and, optionally (now by default), `to`; they replace `range`. */
-export interface CustomRange {
-  readonly from?: string;
-  readonly to?: string;
-}
-
-/** The response's `range`: the preset asked for, or `custom`. */
-export type RangeName = Range | 'custom';
-
-export interface ClicksQuery extends CustomRange {
-  readonly range: Range;
-  readonly granularity: Granularity;
-  /** An IANA time zone name. */
-  readonly timezone: string;
-  /** `domain/slug`: one of the caller's links only. */
-  readonly link?: string;
-}
 
 /** The dimensions of the top lists, each with the click_events column it groups by (a fixed map: no request text reaches SQL). */
 export const TOP_DIMENSIONS = {
@@ -49,37 +30,8 @@ export const TOP_DIMENSIONS = {
 } as const satisfies Record<string, TopColumn>;
 export type TopDimension = keyof typeof TOP_DIMENSIONS;
 
-export const DEFAULT_TOP_LIMIT = 10;
-
-export interface TopQuery extends CustomRange {
-  readonly range: Range;
-  readonly timezone: string;
-  readonly link?: string;
-  /** Brief's addition: at most this many entries (1–100; 10 by default, as the spec's service). */
-  readonly limit?: number;
-}
-
-export interface TopEntry {
-  label: string;
-  click: number;
-  meta?: Record<string, string | number | null>;
-}
-
-export interface TopList {
-  /** ISO timestamps: the range as [start, end). */
-  readonly datetimeRange: [string, string];
-  readonly range: RangeName;
-  /** Most clicked first, then by label (code point order). */
-  readonly data: TopEntry[];
-}
-
-export interface ClickSeries {
-  /** ISO timestamps: the range as [start, end). */
-  readonly start: string;
-  readonly end: string;
-  /** Every bucket of the range, in order, zero-filled. */
-  readonly data: Array<{ date: string; click: number }>;
-}
+/** What the calls take: their query, as validated (defaults filled in), but the workspace, which names the caller. */
+type Query<Q> = Omit<Q, 'workspaceId'>;
 
 /** The figures of click analytics, per workspace (an account's), from the events the VisitRecorder wrote. */
 export class AnalyticsService {
@@ -92,7 +44,7 @@ export class AnalyticsService {
   ) {}
 
   /** Clicks by people (not bots) per hour or day of the range, in the time zone. */
-  async clicks(caller: Caller, query: ClicksQuery): Promise<ClickSeries> {
+  async clicks(caller: Caller, query: Query<ClicksQuery>): Promise<ClicksResult> {
     const zone = this.zone(query.timezone);
     const { start, end } = this.range(query, zone);
     if (query.granularity === 'hour' && end - start > HOURLY_MAX_MS) {
@@ -117,17 +69,16 @@ export class AnalyticsService {
    * The most clicked values of a dimension in the range: people's clicks, or bots' visits only for `bots`; values
    * not known (null) are left out. `cities` is empty unless GEOIP_CITY_DB names a city database.
    */
-  async top(caller: Caller, dimension: TopDimension, query: TopQuery): Promise<TopList> {
+  async top(caller: Caller, dimension: TopDimension, query: Query<TopQuery>): Promise<TopResult> {
     const zone = this.zone(query.timezone);
     const { start, end, name } = this.range(query, zone);
     const linkId = query.link === undefined ? undefined : await this.linkId(caller, query.link);
-    const limit = query.limit ?? DEFAULT_TOP_LIMIT;
     const datetimeRange: [string, string] = [new Date(start).toISOString(), new Date(end).toISOString()];
-    const result = (data: TopEntry[]): TopList => ({ datetimeRange, range: name, data });
+    const result = (data: TopEntry[]): TopResult => ({ datetimeRange, range: name, data });
     const counts = this.counting(caller, linkId, start, end);
     const column = TOP_DIMENSIONS[dimension];
-    if (column === 'link_id') return result(await this.topLinks(caller, counts, limit));
-    const rows = await this.store.topCounts(counts, column, limit);
+    if (column === 'link_id') return result(await this.topLinks(caller, counts, query.limit));
+    const rows = await this.store.topCounts(counts, column, query.limit);
     const entries: TopEntry[] = rows.map((row) => ({ label: row.value, click: row.clicks }));
     if (column === 'browser') {
       const versions = await this.store.topBrowserVersions(
@@ -170,7 +121,7 @@ export class AnalyticsService {
   }
 
   /** The range's instants: the preset's in the zone, or the custom one to whole quarter hours. */
-  private range(query: ClicksQuery | TopQuery, zone: TimeZone): { start: number; end: number; name: RangeName } {
+  private range(query: Query<ClicksQuery> | Query<TopQuery>, zone: TimeZone): { start: number; end: number; name: RangeName } {
     if (query.from === undefined && query.to === undefined) return { ...rangeAt(query.range, zone, this.now()), name: query.range };
     if (query.from === undefined) throw BriefError.invalid('from', 'from', 'The from field is required with to: an ISO timestamp');
     const from = instant('from', query.from);

@@ -25,7 +25,7 @@ export function bundledCountries(): PlaceLookup {
 }
 
 /** A country lookup over an MMDB file whose records carry `country_code` (ip-location-db) or `country.iso_code` (MaxMind). */
-export function countriesFrom(mmdb: Buffer): PlaceLookup {
+function countriesFrom(mmdb: Buffer): PlaceLookup {
   return lookupIn(mmdb, (record) => {
     const code = record.country_code ?? (record.country as Record<string, unknown> | undefined)?.iso_code;
     return typeof code === 'string' && /^[A-Z]{2}$/.test(code) ? code : null;

@@ -1,26 +1,27 @@
-// The analytics routes' data schemas (docs/api/v3.md, "Analytics"): validation,
-// types and, through routes.ts, the API document.
+// The analytics routes' data schemas (docs/api/v3.md, "Analytics"): validation, the types of
+// the routes and of AnalyticsService (plain TypeBox data, no HTTP, so the service imports them)
+// and, through v3-routes.ts, the API document. The web app imports their types (type-only).
 import { type Static, Type } from '@sinclair/typebox';
-import { DEFAULT_TIMEZONE, DEFAULT_TOP_LIMIT, type RangeName } from './analytics-service.js';
+import { withDefaults } from '../query-defaults.js';
 import { GRANULARITIES, type Granularity, RANGES, type Range } from './time-series.js';
 
-export const ClicksQuery = Type.Object({
-  range: Type.Optional(
-    Type.Unsafe<Range>({
-      type: 'string',
-      enum: [...RANGES],
-      default: '7d',
-      description:
-        '`24h`: the last 24 whole hours, the current one included; `Nd`: the last N days of the time zone, today included; ' +
-        '`1m`: the days since the same date a month before tomorrow. The current hour or day counts so far.',
-    }),
-  ),
-  granularity: Type.Optional(
-    Type.Unsafe<Granularity>({ type: 'string', enum: [...GRANULARITIES], default: 'day', description: 'One point per day or per hour.' }),
-  ),
-  timezone: Type.Optional(
-    Type.String({ default: DEFAULT_TIMEZONE, description: 'An IANA time zone name: where days and hours begin.', examples: ['Europe/Paris'] }),
-  ),
+const DEFAULT_TOP_LIMIT = 10;
+
+/** The response's `range`: the preset asked for, or `custom`. */
+export type RangeName = Range | 'custom';
+
+// range, granularity and timezone have defaults: optional for a client, always there for the handler (withDefaults).
+const clicksQuery = Type.Object({
+  range: Type.Unsafe<Range>({
+    type: 'string',
+    enum: [...RANGES],
+    default: '7d',
+    description:
+      '`24h`: the last 24 whole hours, the current one included; `Nd`: the last N days of the time zone, today included; ' +
+      '`1m`: the days since the same date a month before tomorrow. The current hour or day counts so far.',
+  }),
+  granularity: Type.Unsafe<Granularity>({ type: 'string', enum: [...GRANULARITIES], default: 'day', description: 'One point per day or per hour.' }),
+  timezone: Type.String({ default: 'Etc/UTC', description: 'An IANA time zone name: where days and hours begin.', examples: ['Europe/Paris'] }),
   link: Type.Optional(
     Type.String({ description: "Brief's addition: `domain/slug`, one of the caller's links only.", examples: ['go.example.com/launch'] }),
   ),
@@ -46,39 +47,39 @@ export const ClicksQuery = Type.Object({
     }),
   ),
 });
-export type ClicksQuery = Required<Omit<Static<typeof ClicksQuery>, 'link' | 'workspaceId' | 'from' | 'to'>> &
-  Pick<Static<typeof ClicksQuery>, 'link' | 'workspaceId' | 'from' | 'to'>;
+export const ClicksQuery = withDefaults(clicksQuery);
+export type ClicksQuery = Static<typeof ClicksQuery>;
 
 /** The top lists' parameters: the clicks call's, without granularity, with Brief's `limit`. */
-export const TopQuery = Type.Composite([
-  Type.Omit(ClicksQuery, ['granularity']),
-  Type.Object({
-    limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_TOP_LIMIT, description: "Brief's addition: at most this many entries." }),
-    ),
-  }),
-]);
-export type TopQuery = Omit<ClicksQuery, 'granularity'> & { limit: number };
+export const TopQuery = withDefaults(
+  Type.Composite([
+    Type.Omit(clicksQuery, ['granularity']),
+    Type.Object({
+      limit: Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_TOP_LIMIT, description: "Brief's addition: at most this many entries." }),
+    }),
+  ]),
+);
+export type TopQuery = Static<typeof TopQuery>;
 
 const Timestamp = Type.String({ format: 'date-time' });
+
+const TopEntry = Type.Object({
+  label: Type.String(),
+  click: Type.Integer({ minimum: 0 }),
+  meta: Type.Optional(
+    Type.Object(
+      { version: Type.Optional(Type.String({ description: 'top-browsers: the most clicked major version of the browser.' })) },
+      { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Null()]) },
+    ),
+  ),
+});
+export type TopEntry = Static<typeof TopEntry>;
 
 export const TopResult = Type.Object(
   {
     datetimeRange: Type.Array(Timestamp, { minItems: 2, maxItems: 2, description: 'The range as [start, end): ISO timestamps.' }),
     range: Type.Unsafe<RangeName>({ type: 'string', enum: [...RANGES, 'custom'], description: 'The range asked for; `custom` with `from`.' }),
-    data: Type.Array(
-      Type.Object({
-        label: Type.String(),
-        click: Type.Integer({ minimum: 0 }),
-        meta: Type.Optional(
-          Type.Object(
-            { version: Type.Optional(Type.String({ description: 'top-browsers: the most clicked major version of the browser.' })) },
-            { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Null()]) },
-          ),
-        ),
-      }),
-      { description: 'Most clicked first, then by label; values not known are left out.' },
-    ),
+    data: Type.Array(TopEntry, { description: 'Most clicked first, then by label; values not known are left out.' }),
   },
   {
     examples: [
@@ -93,6 +94,7 @@ export const TopResult = Type.Object(
     ],
   },
 );
+export type TopResult = Static<typeof TopResult>;
 
 export const ClicksResult = Type.Object(
   {
@@ -118,3 +120,4 @@ export const ClicksResult = Type.Object(
     ],
   },
 );
+export type ClicksResult = Static<typeof ClicksResult>;

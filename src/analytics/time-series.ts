@@ -18,14 +18,14 @@ export const floorTo = (instant: number, unit: number): number => instant - (((i
 export const ceilTo = (instant: number, unit: number): number => floorTo(instant + unit - 1, unit);
 
 /** One point of the series: its label and the instants [start, end) it counts. */
-export interface Bucket {
+interface Bucket {
   readonly label: string;
   readonly start: number;
   readonly end: number;
 }
 
 /** A range as instants [start, end), cut into buckets that cover it exactly, in order. */
-export interface Series {
+interface Series {
   readonly start: number;
   readonly end: number;
   readonly buckets: readonly Bucket[];

@@ -16,7 +16,7 @@ const CHUNK = 1024;
 /** Visits enriched between two turns of the event loop (about half a millisecond of work). */
 const SLICE = 256;
 
-export interface VisitRecorderOptions {
+interface VisitRecorderOptions {
   /** Visits held in memory at most, written or not; past it new visits are dropped and counted. */
   readonly max: number;
   /** Whether the visitor's referrer, language and addresses are noted at all (ANALYTICS=full). */

@@ -2,8 +2,9 @@
 import type { Config, ShortDomain } from '../config.js';
 import type { DomainRecord, StoredDomain } from '../storage/stores/domains.js';
 import { servesRedirects, verificationRecord } from './domain-verification.js';
+import type { DomainPage, ListDomainsQuery, Visibility } from './schemas.js';
 
-export type Visibility = 'public' | 'private';
+export type { DomainPage, Visibility } from './schemas.js';
 
 export interface DomainEntry extends ShortDomain {
   readonly visibility: Visibility;
@@ -20,11 +21,6 @@ export interface DomainEntry extends ShortDomain {
 /** A domain a link is being made on, with the length of the codes generated there. */
 export interface ShortenDomain extends ShortDomain {
   readonly codeLength: number;
-}
-
-export interface DomainPage {
-  meta: { total: number; perPage: number; currentPage: number; lastPage: number; firstPage: number };
-  data: Array<{ domainName: string; visibility: Visibility }>;
 }
 
 export const toShortDomain = (domain: DomainRecord): ShortDomain => ({ hostname: domain.hostname, urlPrefix: domain.urlPrefix });
@@ -62,7 +58,7 @@ export function inListOrder(entries: DomainEntry[]): DomainEntry[] {
 }
 
 /** One page of v2's list. */
-export function pageOf(all: readonly DomainEntry[], query: { visibility: 'all' | Visibility; page: number; perPage: number }): DomainPage {
+export function pageOf(all: readonly DomainEntry[], query: ListDomainsQuery): DomainPage {
   const matching = query.visibility === 'all' ? all : all.filter((d) => d.visibility === query.visibility);
   const start = (query.page - 1) * query.perPage;
   return {

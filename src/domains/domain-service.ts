@@ -13,22 +13,14 @@ import {
   type ShortenDomain,
   storedEntry,
   toShortDomain,
-  type Visibility,
 } from './domain-entries.js';
 import { checkCodeLength, domainInPath, HOSTNAME, parseRedirectUrl, parseShortDomain } from './domain-fields.js';
 import { newVerificationToken, servesRedirects, type TxtLookup, verificationProblem, verificationRecord } from './domain-verification.js';
+import type { ListDomainsQuery } from './schemas.js';
 import { StoredDomains } from './stored-domains.js';
+import type { DomainSettingsBody } from './v3-schemas.js';
 
 export type { DomainEntry, DomainPage, ShortenDomain, Visibility } from './domain-entries.js';
-
-/** An edit of a private domain's settings (the v3 names): absent fields stay, null restores the default. */
-export interface DomainSettingsEdit {
-  randomCodeLength?: number | null;
-  /** Where the bare domain (`/`) redirects; null or empty: nowhere (the 404 page). */
-  homePageRedirectUrl?: string | null;
-  /** Where unknown keys redirect; null or empty: nowhere (the 404 page). */
-  notFoundPageRedirectUrl?: string | null;
-}
 
 /** Told after this instance changed a stored domain (added, removed, verified, or its settings). */
 export type DomainChangeListener = () => void | Promise<void>;
@@ -66,7 +58,7 @@ export class DomainService {
     return inListOrder(entries);
   }
 
-  async list(caller: Caller, query: { visibility: 'all' | Visibility; page: number; perPage: number }): Promise<DomainPage> {
+  async list(caller: Caller, query: ListDomainsQuery): Promise<DomainPage> {
     return pageOf(await this.usableBy(caller), query);
   }
 
@@ -202,7 +194,7 @@ export class DomainService {
   }
 
   /** PATCH /v3/shorten/domains/{domain}: the settings of one of the caller's private domains. */
-  async updateOwn(caller: Caller, rawDomain: string, edit: DomainSettingsEdit): Promise<void> {
+  async updateOwn(caller: Caller, rawDomain: string, edit: DomainSettingsBody): Promise<void> {
     const domain = await this.ownDomain(caller, rawDomain);
     const settings: { -readonly [K in keyof DomainSettings]?: DomainSettings[K] } = {};
     if (edit.randomCodeLength !== undefined) {

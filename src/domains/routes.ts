@@ -25,8 +25,7 @@ export function domainRoutes(domains: DomainService, authenticate: Authenticate)
 
     app.get('/shorten-domains', { schema: listDomainsSchema, serializerCompiler: documentedOnly, config: { limit: 'read' } }, async (request) => {
       const caller = await authenticate(request);
-      // Every parameter has a default, which validation has filled in.
-      return domains.list(caller, request.query as ListDomainsQuery);
+      return domains.list(caller, request.query);
     });
   };
 }

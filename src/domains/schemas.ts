@@ -1,25 +1,28 @@
-// The domain routes' data schemas, defined once: validation (Ajv), the handler's types and,
-// through routes.ts, the API document.
+// The domain routes' data schemas, defined once: validation (Ajv), the types of the handler and
+// of the domain service (plain TypeBox data, no HTTP) and, through routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
-import type { Visibility } from './domain-service.js';
+import { withDefaults } from '../query-defaults.js';
 
-export const ListDomainsQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number; a page past the end has empty `data`.' })),
-  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20, description: 'Domains per page.' })),
-  // `type` and `enum` as one keyword pair (TypeBox's Enum would drop `type`), so a repeated
-  // parameter is still "must be a string" rather than "is invalid".
-  visibility: Type.Optional(
-    Type.Unsafe<'all' | Visibility>({
+const VISIBILITIES = ['public', 'private'] as const;
+/** Public domains serve everyone; a private one is its account's. */
+export type Visibility = (typeof VISIBILITIES)[number];
+
+// Every parameter has a default: optional for a client, always there for the handler (withDefaults).
+export const ListDomainsQuery = withDefaults(
+  Type.Object({
+    page: Type.Integer({ minimum: 1, default: 1, description: 'Page number; a page past the end has empty `data`.' }),
+    perPage: Type.Integer({ minimum: 1, maximum: 500, default: 20, description: 'Domains per page.' }),
+    // `type` and `enum` as one keyword pair (TypeBox's Enum would drop `type`), so a repeated
+    // parameter is still "must be a string" rather than "is invalid".
+    visibility: Type.Unsafe<'all' | Visibility>({
       type: 'string',
-      enum: ['all', 'public', 'private'],
+      enum: ['all', ...VISIBILITIES],
       default: 'all',
       description: "Which domains: public ones, the caller's private ones, or both.",
     }),
-  ),
-});
-
-/** The query as the handler sees it: Ajv (useDefaults) has filled in every default. */
-export type ListDomainsQuery = Required<Static<typeof ListDomainsQuery>>;
+  }),
+);
+export type ListDomainsQuery = Static<typeof ListDomainsQuery>;
 
 export const DomainPageSchema = Type.Object(
   {
@@ -37,7 +40,7 @@ export const DomainPageSchema = Type.Object(
       Type.Object(
         {
           domainName: Type.String(),
-          visibility: Type.Unsafe<Visibility>({ type: 'string', enum: ['public', 'private'] }),
+          visibility: Type.Unsafe<Visibility>({ type: 'string', enum: [...VISIBILITIES] }),
         },
         { additionalProperties: false },
       ),
@@ -58,3 +61,4 @@ export const DomainPageSchema = Type.Object(
     ],
   },
 );
+export type DomainPage = Static<typeof DomainPageSchema>;

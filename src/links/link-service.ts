@@ -14,18 +14,10 @@ import { parseLinkReference } from './link-reference.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
 import { hashPassword } from './passwords.js';
 import type { ShortenInput } from './schemas.js';
+import type { EditBody } from './v3-schemas.js';
 
 export type { LinkInput } from './link-input.js';
 export type { ShortenInput } from './schemas.js';
-
-/** An edit of a link: absent fields stay, null clears. */
-export interface LinkEdit {
-  url?: string;
-  comment?: string | null;
-  password?: string | null;
-  expiredAt?: string | null;
-  forwardQuery?: boolean;
-}
 
 /** A link with the domain it lives on. */
 export interface PlacedLink {
@@ -46,7 +38,7 @@ interface PlannedWrite {
 }
 
 /** An item of a bulk create refused at write time, with its (normalized) url. */
-export interface RefusedItem {
+interface RefusedItem {
   readonly url: string;
   readonly error: BriefError;
 }
@@ -205,8 +197,8 @@ export class LinkService {
     return { total, links: placed };
   }
 
-  /** Edits one of the caller's links; the redirect changes on every instance as a delete does. */
-  async edit(caller: Caller, domain: string, key: string, edit: LinkEdit): Promise<PlacedLink & { clicks: number }> {
+  /** Edits one of the caller's links (absent fields stay, null clears); the redirect changes on every instance as a delete does. */
+  async edit(caller: Caller, domain: string, key: string, edit: EditBody): Promise<PlacedLink & { clicks: number }> {
     const link = await this.find(`${domain}/${key}`, caller.accountId);
     if (!link) throw BriefError.notFound();
     const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = {};

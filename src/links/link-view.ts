@@ -1,19 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { ShortDomain } from '../config.js';
 import type { LinkRecord } from '../storage/stores/links.js';
+import type { LinkViewSchema } from './schemas.js';
 
 /** The link resource of the v2 interface. */
-export interface LinkView {
-  code: string;
-  url: string;
-  status: 'public' | 'blocked';
-  shortened: string;
-  hostname: string;
-  tally: number;
-  urlPrefix: string;
-  domain: string;
-  slug?: string;
-  title?: string;
-}
+export type LinkView = Static<typeof LinkViewSchema>;
 
 export function toLinkView(link: LinkRecord, domain: ShortDomain): LinkView {
   const view: LinkView = {

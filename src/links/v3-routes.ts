@@ -132,7 +132,7 @@ export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
     });
 
     app.get('/shorten/list', { ...options, config: { limit: 'read' }, schema: listSchema }, async (request) => {
-      const { page, perPage, search, workspaceId } = request.query as ListV3Query;
+      const { page, perPage, search, workspaceId } = request.query;
       const caller = await callerIn(request, workspaceId, 'account');
       const { total, links: found } = await links.list(caller, page, perPage, search);
       return { links: found.map((placed) => toListedLink(placed, placed.clicks)), metadata: { total, perPage, page } };

@@ -1,6 +1,7 @@
 // The v3 link routes' data schemas (docs/api/v3.md): validation, types and,
 // through v3-routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
+import { withDefaults } from '../query-defaults.js';
 import { SEARCH_MAX_LENGTH } from './link-fields.js';
 
 const FORWARD_QUERY =
@@ -33,7 +34,7 @@ export const BulkItem = Type.Object({
 });
 export type BulkItem = Static<typeof BulkItem>;
 
-export const BULK_MAX_ITEMS = 200;
+const BULK_MAX_ITEMS = 200;
 
 export const BulkBody = Type.Array(Type.Unknown(), {
   minItems: 1,
@@ -82,6 +83,7 @@ export const BulkResult = Type.Array(
     ],
   },
 );
+export type BulkResult = Static<typeof BulkResult>;
 
 export const ShortenV3Query = Type.Object({
   url: Type.String({ description: 'The long URL (absolute http or https).' }),
@@ -104,6 +106,7 @@ export const ShortenV3Query = Type.Object({
   ),
   workspaceId: WorkspaceId,
 });
+export type ShortenV3Query = Static<typeof ShortenV3Query>;
 
 export const ShortenV3Result = Type.Object({
   id: Uuid,
@@ -115,20 +118,24 @@ export const ShortenV3Result = Type.Object({
   url: Type.String(),
   shortened: Type.String(),
 });
+export type ShortenV3Result = Static<typeof ShortenV3Result>;
 
-export const ListV3Query = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 10 })),
-  search: Type.Optional(
-    Type.String({
-      maxLength: SEARCH_MAX_LENGTH,
-      description: "Brief's addition: only links with this text in their slug or code, destination or comment (any case).",
-      examples: ['launch'],
-    }),
-  ),
-  workspaceId: WorkspaceId,
-});
-export type ListV3Query = Required<Omit<Static<typeof ListV3Query>, 'workspaceId' | 'search'>> & { workspaceId?: string; search?: string };
+// page and perPage have defaults: optional for a client, always there for the handler (withDefaults).
+export const ListV3Query = withDefaults(
+  Type.Object({
+    page: Type.Integer({ minimum: 1, default: 1 }),
+    perPage: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
+    search: Type.Optional(
+      Type.String({
+        maxLength: SEARCH_MAX_LENGTH,
+        description: "Brief's addition: only links with this text in their slug or code, destination or comment (any case).",
+        examples: ['launch'],
+      }),
+    ),
+    workspaceId: WorkspaceId,
+  }),
+);
+export type ListV3Query = Static<typeof ListV3Query>;
 
 const linkFields = {
   id: Uuid,
@@ -151,12 +158,15 @@ const linkFields = {
 };
 
 export const ListedLink = Type.Object({ domainName: Type.String(), ...linkFields });
+export type ListedLink = Static<typeof ListedLink>;
 export const OneLink = Type.Object({ domain: Type.String(), ...linkFields });
+export type OneLink = Static<typeof OneLink>;
 
 export const ListV3Result = Type.Object({
   links: Type.Array(ListedLink),
   metadata: Type.Object({ total: Type.Integer(), perPage: Type.Integer(), page: Type.Integer() }),
 });
+export type ListV3Result = Static<typeof ListV3Result>;
 
 export const LinkPath = Type.Object({
   domain: Type.String({ description: 'The short domain, e.g. `go.example.com`.' }),

@@ -34,7 +34,7 @@ export function toShortenResult({ link, domain }: MadeLink) {
 }
 
 /** A link as v3 lists it: `domainName` in a list, `domain` for one link (the spec's two spellings). */
-export function toV3Link({ link, domain }: PlacedLink, clicks: number) {
+function toV3Link({ link, domain }: PlacedLink, clicks: number) {
   return {
     id: linkUuid(link.id),
     slug: link.key,

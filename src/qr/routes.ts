@@ -63,7 +63,7 @@ export function qrRoutes(qr = new QrService()) {
         },
       },
       async (request, reply) => {
-        const { format, ...params } = request.query as Required<QrQuery>;
+        const { format, ...params } = request.query;
         const spec = qr.prepare({ ...params, format: format ?? preferredFormat(request) });
         const etag = `"${spec.key}"`;
         if (matchesAny(request.headers['if-none-match'], etag)) {

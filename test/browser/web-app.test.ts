@@ -239,6 +239,15 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
         await page.getByLabel('Range').selectOption('24h');
         await page.waitForFunction(() => document.querySelector('.chart svg')?.getAttribute('aria-label')?.includes('hours'));
         assert.equal(await page.locator('.chart .total').textContent(), '3');
+        // The picker offers every range the server has (one list, the server's): the past month by the day, today by the hour.
+        await page.getByLabel('Range').selectOption({ label: 'Past month' });
+        await page.waitForFunction(() => document.querySelector('.chart svg')?.getAttribute('aria-label')?.endsWith(' days'));
+        assert.equal(await page.locator('.chart .total').textContent(), '3');
+        // (Today's total is not asserted: a run at midnight would have made the visits yesterday.)
+        const hourlyToday = page.waitForResponse((response) => /\/analytics\/clicks\?.*range=1d.*granularity=hour/.test(response.url()));
+        await page.getByLabel('Range').selectOption({ label: 'Today' });
+        assert.equal((await hourlyToday).status(), 200);
+        await page.waitForFunction(() => document.querySelector('.chart svg')?.getAttribute('aria-label')?.endsWith(' hours'));
         // A custom range: yesterday and today (so a run at midnight still holds the visits), by the hour (the API's from/to).
         await page.getByLabel('Range').selectOption('custom');
         const [yesterday, today] = await page.evaluate(() =>

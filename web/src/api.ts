@@ -1,9 +1,24 @@
 // The only place the app talks to the server: Brief's own API (v2, v3), same origin, the token in a header.
+import type { ClicksQuery, ClicksResult, TopQuery, TopResult } from '../../src/analytics/schemas';
+import type { Range } from '../../src/analytics/time-series';
+import type { DomainPage, ListDomainsQuery } from '../../src/domains/schemas';
+import type {
+  BulkItem,
+  BulkResult,
+  EditBody,
+  ListedLink,
+  ListV3Query,
+  ListV3Result,
+  OneLink,
+  ShortenV3Query,
+  ShortenV3Result,
+} from '../../src/links/v3-schemas';
+import type { QrQuery } from '../../src/qr/schemas';
 import { itemField } from './item-field';
 import { currentToken } from './session';
 
 /** One field's problem, as the API names it. */
-export interface FieldProblem {
+interface FieldProblem {
   field: string;
   message: string;
 }
@@ -63,54 +78,21 @@ async function call<T>(method: string, path: string, options: { query?: Query; b
   return body as T;
 }
 
-export interface Shortened {
-  slug: string;
-  domain: string;
-  url: string;
-  shortened: string;
-}
+// The server's own types, imported type-only from its schema modules (plain TypeBox data): the
+// build erases them, so no server code reaches the bundle, and a change on the server that the app
+// does not follow (a field or parameter renamed, a range added) fails `npm run typecheck`
+// (web/tsconfig.json) rather than a user's page. test/web-app/server-types.test.ts keeps it so.
+/** One link, as GET and PATCH /v3/shorten/{domain}/{slug} give it (`domain`, not `domainName`). */
+export type { OneLink, Range };
 
-export interface Link {
-  domainName: string;
-  slug: string;
-  isCustomSlug: boolean;
-  shortUrl: string;
-  originalUrl: string;
-  suspended: boolean;
-  statsClicks: number;
-  expiresAt: string | null;
-  hasPassword: boolean;
-  forwardQuery: boolean;
-  comment: string;
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-export interface LinkPage {
-  links: Link[];
-  metadata: { total: number; perPage: number; page: number };
-}
-
-export interface LinkEdit {
-  url?: string;
-  comment?: string | null;
-  password?: string | null;
-  expiredAt?: string | null;
-  forwardQuery?: boolean;
-}
-
-export interface ClickSeries {
-  start: string;
-  end: string;
-  data: Array<{ date: string; click: number }>;
-}
-
-export interface TopList {
-  data: Array<{ label: string; click: number }>;
-}
-
-export const RANGES = ['24h', '3d', '7d', '14d', '30d', '60d'] as const;
-export type Range = (typeof RANGES)[number];
+/** What the shorten form shows of a new link (GET /v3/shorten's answer, or a bulk item's, renamed). */
+export type Shortened = Pick<ShortenV3Result, 'slug' | 'domain' | 'url' | 'shortened'>;
+/** A link as the list gives it. */
+export type Link = ListedLink;
+export type LinkPage = ListV3Result;
+export type LinkEdit = EditBody;
+export type ClickSeries = ClicksResult;
+export type TopList = TopResult;
 
 /** A preset range, or a custom one: local calendar days, `to` included (YYYY-MM-DD both). */
 export type Choice = Range | { from: string; to: string };
@@ -123,12 +105,12 @@ function localMidnight(day: string, days = 0): string {
 
 /** Hours for a day or two, days beyond. */
 export function isHourly(choice: Choice): boolean {
-  if (typeof choice === 'string') return choice === '24h';
+  if (typeof choice === 'string') return choice === '24h' || choice === '1d';
   return Date.parse(localMidnight(choice.to, 1)) - Date.parse(localMidnight(choice.from)) <= 2 * 86_400_000;
 }
 
 /** What the analytics calls take: the range (a custom one as `from`/`to`, `to` exclusive), for a link or the whole workspace. */
-function periodQuery(choice: Choice, link: string | undefined): Query {
+function periodQuery(choice: Choice, link: string | undefined): Partial<Pick<ClicksQuery & TopQuery, 'range' | 'from' | 'to' | 'link' | 'timezone'>> {
   const range = typeof choice === 'string' ? { range: choice } : { from: localMidnight(choice.from), to: localMidnight(choice.to, 1) };
   return { ...range, link, timezone: timezone() };
 }
@@ -137,23 +119,16 @@ const timezone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone 
 const linkPath = (domain: string, slug: string) => `/v3/shorten/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`;
 
 /** A link to make with everything the shorten form has; a password travels in a body, never in a URL. */
-export interface NewLink {
-  url: string;
-  slug?: string;
-  domain?: string;
-  comment?: string;
-  password?: string;
-  expiredAt?: string;
-}
+type NewLink = Pick<BulkItem, 'url' | 'slug' | 'domain' | 'comment' | 'password' | 'expiredAt'>;
 
-type BulkAnswer = { shortLink: string; slug: string; domain: string; url: string } | { url: string; error: string; message: string };
+type BulkAnswer = BulkResult[number];
 
 /** One link through POST /v3/shorten/bulk (one item), so that a password is sent in the body; its errors as the form's. */
 async function shortenInBody(input: NewLink): Promise<Shortened> {
   const item = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== ''));
   let answers: BulkAnswer[];
   try {
-    answers = await call<BulkAnswer[]>('POST', '/v3/shorten/bulk', { body: [item] });
+    answers = await call<BulkResult>('POST', '/v3/shorten/bulk', { body: [item] });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const errors = error.errors.map((problem) => ({ ...problem, field: itemField(problem.field) ?? problem.field }));
@@ -168,24 +143,29 @@ async function shortenInBody(input: NewLink): Promise<Shortened> {
 }
 
 export const api = {
-  domains: () => call<{ data: Array<{ domainName: string }> }>('GET', '/v2/shorten-domains', { query: { perPage: 500 } }),
+  domains: () => call<DomainPage>('GET', '/v2/shorten-domains', { query: { perPage: 500 } satisfies Partial<ListDomainsQuery> }),
   /** GET /v3/shorten as the v3 clients use it; with a password or an expiry, the bulk call (a body, not a URL). */
   shorten: (input: NewLink) =>
-    input.password || input.expiredAt ? shortenInBody(input) : call<Shortened>('GET', '/v3/shorten', { query: { ...input } }),
+    input.password || input.expiredAt
+      ? shortenInBody(input)
+      : call<Shortened>('GET', '/v3/shorten', {
+          query: { url: input.url, slug: input.slug, domain: input.domain, comment: input.comment } satisfies ShortenV3Query,
+        }),
   /** Whether a token is good (one page of one link), before it is kept. */
-  checkToken: (token: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { perPage: 1 }, token }),
-  list: (page: number, perPage: number, search: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search } }),
-  link: (domain: string, slug: string) => call<Link & { domain: string }>('GET', linkPath(domain, slug)),
-  edit: (domain: string, slug: string, edit: LinkEdit) => call<Link>('PATCH', linkPath(domain, slug), { body: edit }),
+  checkToken: (token: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { perPage: 1 } satisfies Partial<ListV3Query>, token }),
+  list: (page: number, perPage: number, search: string) =>
+    call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search } satisfies Partial<ListV3Query> }),
+  link: (domain: string, slug: string) => call<OneLink>('GET', linkPath(domain, slug)),
+  edit: (domain: string, slug: string, edit: LinkEdit) => call<OneLink>('PATCH', linkPath(domain, slug), { body: edit }),
   remove: (domain: string, slug: string) => call<unknown>('DELETE', linkPath(domain, slug)),
   clicks: (choice: Choice, link?: string) =>
     call<ClickSeries>('GET', '/v3/shorten/analytics/clicks', {
-      query: { ...periodQuery(choice, link), granularity: isHourly(choice) ? 'hour' : 'day' },
+      query: { ...periodQuery(choice, link), granularity: isHourly(choice) ? 'hour' : 'day' } satisfies Partial<ClicksQuery>,
     }),
   top: (dimension: string, choice: Choice, link?: string, limit = 10) =>
-    call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...periodQuery(choice, link), limit } }),
+    call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...periodQuery(choice, link), limit } satisfies Partial<TopQuery> }),
 };
 
 /** The QR code image of a short URL, from the API (same origin). */
 export const qrUrl = (shortUrl: string, format: 'svg' | 'png', width?: number) =>
-  withQuery('/v2/qrcode', { url: shortUrl, format, width: format === 'png' ? (width ?? 512) : undefined });
+  withQuery('/v2/qrcode', { url: shortUrl, format, width: format === 'png' ? (width ?? 512) : undefined } satisfies Partial<QrQuery>);

@@ -9,7 +9,7 @@ export type Route =
   | { page: 'overview' }
   | { page: 'not-found' };
 
-export function routeOf(pathname: string): Route {
+function routeOf(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'shorten' };
   if (pathname === '/app/links' || pathname === '/app/links/') return { page: 'links' };
   if (pathname === '/app/overview' || pathname === '/app/overview/') return { page: 'overview' };

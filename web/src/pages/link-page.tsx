@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Choice, type ClickSeries, isHourly, type Link, type TopList as TopListData } from '../api';
+import { ApiError, api, type Choice, type ClickSeries, isHourly, type OneLink, type TopList as TopListData } from '../api';
 import { AppLink } from '../components/app-link';
 import { ClicksChart } from '../components/clicks-chart';
 import { CopyButton } from '../components/copy-button';
@@ -21,13 +21,13 @@ export const DIMENSIONS = [
   ['languages', 'Languages'],
 ] as const;
 
-export type Tops = Partial<Record<string, TopListData>>;
+type Tops = Partial<Record<string, TopListData>>;
 
 /**
  * The top lists this server can answer: none with analytics off, the bots' and the links' only with `minimal`
  * (it records the time, the link and the bot, nothing else).
  */
-export function recordedDimensions(level: AnalyticsLevel, dimensions: readonly string[]): readonly string[] {
+function recordedDimensions(level: AnalyticsLevel, dimensions: readonly string[]): readonly string[] {
   if (level === 'off') return [];
   if (level === 'minimal') return dimensions.filter((dimension) => dimension === 'bots' || dimension === 'short-links');
   return dimensions;
@@ -64,7 +64,7 @@ const ALL = [...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
 
 export function LinkPage(props: { domain: string; slug: string }) {
   const [range, setRange] = useState<Choice>('7d');
-  const [link, setLink] = useState<(Link & { domain: string }) | null>(null);
+  const [link, setLink] = useState<OneLink | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
   useEffect(() => {
     api.link(props.domain, props.slug).then(setLink, (e: unknown) => setMissing(e instanceof ApiError ? e.message : 'Could not load the link.'));

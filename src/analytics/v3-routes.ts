@@ -62,7 +62,7 @@ export function analyticsRoutes(analytics: AnalyticsService, callerIn: Workspace
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/shorten/analytics/clicks', { serializerCompiler: documentedOnly, config: { limit: 'read' }, schema: clicksSchema }, async (request) => {
-      const { workspaceId, ...query } = request.query as ClicksQuery;
+      const { workspaceId, ...query } = request.query;
       const caller = await callerIn(request, workspaceId, 'account');
       return analytics.clicks(caller, query);
     });
@@ -74,7 +74,7 @@ export function analyticsRoutes(analytics: AnalyticsService, callerIn: Workspace
         `/shorten/analytics/top-${dimension}`,
         { serializerCompiler: documentedOnly, config: { limit: 'read' }, schema: topSchema(dimension) },
         async (request) => {
-          const { workspaceId, ...query } = request.query as TopQuery;
+          const { workspaceId, ...query } = request.query;
           const caller = await callerIn(request, workspaceId, 'account');
           return analytics.top(caller, dimension, query);
         },
