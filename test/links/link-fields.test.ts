@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { hostileText } from '../../bench/hostile/hostile-values.js';
+import { hostileText } from '../../harness/hostile/hostile-values.js';
 import { bulkItemInput } from '../../src/links/bulk-items.js';
 import { checkPassword, optionalText, parseExpiry } from '../../src/links/link-fields.js';
 import { expectValidationError } from '../support/validation-error.js';

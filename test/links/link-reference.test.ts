@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { hostileText } from '../../bench/hostile/hostile-values.js';
+import { hostileText } from '../../harness/hostile/hostile-values.js';
 import { LINK_KEY, SLUG_MAX_LENGTH } from '../../src/links/codes.js';
 import { parseLinkReference } from '../../src/links/link-reference.js';
 

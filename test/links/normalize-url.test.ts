@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { hostileText } from '../../bench/hostile/hostile-values.js';
+import { hostileText } from '../../harness/hostile/hostile-values.js';
 import { BriefError } from '../../src/errors.js';
 import { statusOf } from '../../src/http/error-status.js';
 import { normalizeUrl, URL_MAX_LENGTH } from '../../src/links/normalize-url.js';
