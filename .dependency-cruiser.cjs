@@ -1,5 +1,5 @@
-// Dependency rules for src/ (`npm run depcheck`). Tests and benchmarks may reach anything: the rules
-// below constrain only modules under src/, and the check cruises src/ alone.
+// Dependency rules (`npm run depcheck`, which cruises src/, test/, bench/ and harness/). The rules for src/
+// constrain only modules under src/; the last rules keep test/ and bench/ apart (they share harness/).
 
 /** Feature and core modules that must not depend on the HTTP layer. */
 const FEATURES = '^src/(?:abuse|accounts|domains|links|redirect|shared-state|storage|analytics|qr)/|^src/(?:config|errors)[.]ts$';
@@ -109,6 +109,37 @@ module.exports = {
       severity: 'error',
       comment: 'An import dependency-cruiser cannot resolve (a typo, or a package missing from package.json).',
       from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    // Tests, benchmarks and the harness they share (issue 27 item 5): `npm run depcheck` cruises test/,
+    // bench/ and harness/ as well as src/. Neither test/ nor bench/ imports the other; what both need
+    // (starting servers, the hostile fuzz, seeding) lives in harness/, which imports neither.
+    {
+      name: 'tests-not-bench',
+      severity: 'error',
+      comment: 'test/ must not import bench/: move what both use into harness/.',
+      from: { path: '^test/' },
+      to: { path: '^bench/' },
+    },
+    {
+      name: 'bench-not-tests',
+      severity: 'error',
+      comment: 'bench/ must not import test/: move what both use into harness/.',
+      from: { path: '^bench/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'harness-stands-alone',
+      severity: 'error',
+      comment: 'harness/ is shared by test/ and bench/, so it imports neither (only src/, node: and packages).',
+      from: { path: '^harness/' },
+      to: { path: '^(?:test|bench)/' },
+    },
+    {
+      name: 'harness-resolvable',
+      severity: 'error',
+      comment: 'An import in test/, bench/ or harness/ that dependency-cruiser cannot resolve: the rules above would not see it.',
+      from: { path: '^(?:test|bench|harness)/' },
       to: { couldNotResolve: true },
     },
   ],

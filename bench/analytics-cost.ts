@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { droppedVisits, pinSelf, startBrief } from '../harness/servers.js';
 import { runLoad } from './load.js';
 import { preloadLinks } from './preload.js';
 import { DOMAIN } from './scenarios.js';
-import { droppedVisits, pinSelf, startBrief } from './servers.js';
 
 const args = process.argv.slice(2);
 const serverAt = args.indexOf('--server');

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { FUZZ_HOST, prepareDatabase } from './hostile/fuzz-server.js';
-import { type RunningServer, startBrief } from './servers.js';
+import { FUZZ_HOST, prepareDatabase } from '../harness/hostile/fuzz-server.js';
+import { type RunningServer, startBrief } from '../harness/servers.js';
 
 const { values } = parseArgs({
   options: {

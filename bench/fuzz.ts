@@ -4,8 +4,8 @@
 // server still serving at the end and its resident memory flat after warm-up.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runFuzz, verdict } from './hostile/fuzz-run.js';
-import { startFuzzServer } from './hostile/fuzz-server.js';
+import { runFuzz, verdict } from '../harness/hostile/fuzz-run.js';
+import { startFuzzServer } from '../harness/hostile/fuzz-server.js';
 
 const { values } = parseArgs({
   options: {

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { newLink } from '../harness/links.js';
 import { generateCode } from '../src/links/codes.js';
 import { openDatabase } from '../src/storage/database.js';
 import type { NewLink } from '../src/storage/stores/links.js';
-import { newLink } from '../test/support/database.js';
 import { preloadLinks } from './preload.js';
 import { BULK_ITEMS, DOMAIN } from './scenarios.js';
 

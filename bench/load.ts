@@ -76,7 +76,7 @@ function scriptArgs(request: LoadRequest, host: string): string[] {
   }
 }
 
-/** One wrk run (it inherits this process's core: see pinSelf in bench/servers.ts). */
+/** One wrk run (it inherits this process's core: see pinSelf in harness/servers.ts). */
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const args = [
     '-t1',

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { prepareDatabase } from './hostile/fuzz-server.js';
+import { prepareDatabase } from '../harness/hostile/fuzz-server.js';
+import { pinSelf, startBrief } from '../harness/servers.js';
 import { ensureWrk, runLoad } from './load.js';
-import { pinSelf, startBrief } from './servers.js';
 
 const DOMAIN = 'brief.bench';
 const args = process.argv.slice(2);

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { droppedVisits, pinSelf, type RunningServer, settle, startBaseline, startBrief, startFastest } from '../harness/servers.js';
 import { buildOther, type OtherBuild } from './against.js';
 import { type AnalyticsQueryResult, benchAnalyticsQueries } from './analytics-queries.js';
 import { linkKey } from './link-keys.js';
@@ -9,7 +10,6 @@ import { ensureWrk, GENERATOR_LIMIT, type LoadResult, runLoad } from './load.js'
 import { bytesPerLink, preloadLinks } from './preload.js';
 import { type BenchResults, printTable, type ScenarioResult, writeDocsTable } from './report.js';
 import { DOMAIN, SCENARIOS, type Scenario, type ServerName } from './scenarios.js';
-import { droppedVisits, pinSelf, type RunningServer, settle, startBaseline, startBrief, startFastest } from './servers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);

@@ -11,8 +11,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FUZZ_HOST, prepareDatabase } from './hostile/fuzz-server.js';
-import { startBrief } from './servers.js';
+import { FUZZ_HOST, prepareDatabase } from '../harness/hostile/fuzz-server.js';
+import { startBrief } from '../harness/servers.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,13 +1,13 @@
-// Hostile input over real HTTP: the fuzz (bench/hostile/) in a short run against the built
+// Hostile input over real HTTP: the fuzz (harness/hostile/) in a short run against the built
 // server as a process, and the requests node:http would otherwise answer (or drop) outside
 // the documented error shape, written byte by byte on a socket.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { parseResponse } from '../../bench/hostile/client.js';
-import { errorBodyProblem } from '../../bench/hostile/error-shape.js';
-import { runFuzz, verdict } from '../../bench/hostile/fuzz-run.js';
-import { type FuzzServer, startFuzzServer } from '../../bench/hostile/fuzz-server.js';
+import { parseResponse } from '../../harness/hostile/client.js';
+import { errorBodyProblem } from '../../harness/hostile/error-shape.js';
+import { runFuzz, verdict } from '../../harness/hostile/fuzz-run.js';
+import { type FuzzServer, startFuzzServer } from '../../harness/hostile/fuzz-server.js';
 
 /** Writes `bytes` on a new connection and reads until the server closes it. */
 function exchange(port: number, bytes: string): Promise<Buffer> {

@@ -18,7 +18,7 @@ export const AGENTS = {
   facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
 };
 
-/** A public address the bundled database places in the United States (checked in test/unit/analytics-enrich.test.ts). */
+/** A public address the bundled database places in the United States (checked in test/analytics/enrich.test.ts). */
 const US_ADDRESS = '8.8.8.8';
 
 let counter = 0;

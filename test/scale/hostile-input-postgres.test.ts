@@ -3,8 +3,8 @@
 // must still get its answer (issue 31, item 4), and every answer must keep the documented shape.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runFuzz, verdict } from '../../bench/hostile/fuzz-run.js';
-import { type FuzzServer, startFuzzServer } from '../../bench/hostile/fuzz-server.js';
+import { runFuzz, verdict } from '../../harness/hostile/fuzz-run.js';
+import { type FuzzServer, startFuzzServer } from '../../harness/hostile/fuzz-server.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../scale-support/test-services.js';
 
 if (TEST_DATABASE_URL) {

@@ -1,13 +1,14 @@
 // A fresh, migrated database for one test suite: SQLite always, PostgreSQL too when
 // TEST_DATABASE_URL points at a server (a throw-away database is created and dropped).
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { newLink } from '../../harness/links.js';
 import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import type { NewLink } from '../../src/storage/stores/links.js';
 import { createTestDatabase } from '../scale-support/test-services.js';
+
+export { newLink };
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
@@ -71,25 +72,6 @@ export async function storedClicks(database: Database, code: string): Promise<nu
     .where('links.code', '=', code)
     .executeTakeFirstOrThrow();
   return Number(row.clicks ?? 0);
-}
-
-/** What the store needs to make a plain link to `url` (no slug, password or expiry), with `extra` over it. */
-export function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
-  return {
-    accountId: 1,
-    domain: 'short.test',
-    slug: null,
-    url,
-    urlHash: createHash('sha256').update(url).digest(),
-    title: null,
-    comment: null,
-    passwordHash: null,
-    expiresAt: null,
-    reusable: false,
-    reuseExisting: false,
-    forwardQuery: true,
-    ...extra,
-  };
 }
 
 /** A plain link made straight through the store, to `https://example.com/{name}`: its id. */

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { hostileText } from '../../bench/hostile/hostile-values.js';
+import { hostileText } from '../../harness/hostile/hostile-values.js';
 import { bulkItemInput } from '../../src/links/bulk-items.js';
 import { checkPassword, optionalText, parseExpiry } from '../../src/links/link-fields.js';
-import { expectValidationError } from './validation-error.js';
+import { expectValidationError } from '../support/validation-error.js';
 
 /** Runs fn; a throw must be Brief's validation error. Returns whether it passed. */
 function acceptsOrRefuses(fn: () => unknown, field?: string): boolean {

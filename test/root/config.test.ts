@@ -261,3 +261,24 @@ describe('loadConfig: METRICS_TOKEN (decision 0022)', () => {
     for (const value of ['short', 'with a space in it ok', 'ä'.repeat(20), 'x'.repeat(257)]) fails({ METRICS_TOKEN: value }, 'METRICS_TOKEN');
   });
 });
+
+// STRICT_HOSTS and FORWARD_QUERY (issue 25 items 1 and 7, decision 0015).
+describe('loadConfig: hosts and query forwarding (decision 0015)', () => {
+  it('has the documented defaults: any Host answers as the default domain, query strings forwarded', () => {
+    const config = loadConfig({});
+    assert.equal(config.strictHosts, false);
+    assert.equal(config.forwardQuery, true);
+  });
+
+  it('reads on and off', () => {
+    assert.equal(loadConfig({ STRICT_HOSTS: 'on' }).strictHosts, true);
+    assert.equal(loadConfig({ STRICT_HOSTS: ' off ' }).strictHosts, false);
+    assert.equal(loadConfig({ FORWARD_QUERY: 'off' }).forwardQuery, false);
+    assert.equal(loadConfig({ FORWARD_QUERY: 'on' }).forwardQuery, true);
+  });
+
+  it('throws a one-line ConfigError naming the variable for any other value', () => {
+    for (const value of ['yes', 'true', '1', 'ON', 'strict']) fails({ STRICT_HOSTS: value }, 'STRICT_HOSTS');
+    for (const value of ['no', 'false', '0', 'Off']) fails({ FORWARD_QUERY: value }, 'FORWARD_QUERY');
+  });
+});
