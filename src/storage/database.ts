@@ -7,6 +7,7 @@ import { SqlLinkChangeStore } from './change-store.js';
 import { SqlClickStore } from './click-store.js';
 import { type Connection, type ConnectionOptions, type Dialect, openConnection } from './connection.js';
 import { SqlDomainStore } from './domain-store.js';
+import { type ImportStore, SqlImportStore } from './import-store.js';
 import { SqlLinkStore } from './link-store.js';
 import type { AccountStore, AnalyticsStore, BlocklistStore, ClickStore, DomainStore, LinkChangeStore, LinkStore } from './stores.js';
 import type { Tables } from './tables.js';
@@ -28,6 +29,7 @@ export interface Database {
   readonly domains: DomainStore;
   readonly analytics: AnalyticsStore;
   readonly blocklist: BlocklistStore;
+  readonly imports: ImportStore;
   /** Kysely on the writer connection: migrations and tests. */
   readonly db: Kysely<Tables>;
   /** A durable write (group-committed on SQLite): migrations and tests. */
@@ -46,6 +48,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     domains: new SqlDomainStore(connection),
     analytics: new SqlAnalyticsStore(connection),
     blocklist: new SqlBlocklistStore(connection),
+    imports: new SqlImportStore(connection),
     db: connection.db,
     write: connection.write,
     close: connection.close,

@@ -1,0 +1,208 @@
+// `brief import` (decision 0025): links written a batch at a time, each with a note of the row it came
+// from (link_imports), so a second run skips what the first imported. One batch is one short write:
+// on SQLite one group commit with statements prepared once, on PostgreSQL one transaction.
+import type SQLite from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import type { Connection } from './connection.js';
+import type { LinkStatus } from './stores.js';
+import type { Tables } from './tables.js';
+
+/** A row of an import, checked and placed: what its link will be. */
+export interface ImportedLink {
+  /** The row's key where it came from (with its domain there): unique within its source. */
+  readonly originKey: string;
+  readonly accountId: number;
+  readonly domain: string;
+  /** The key the link keeps; null: a new code is drawn. */
+  readonly key: string | null;
+  /** The key was a generated code (a Brief export's `isSlug: false`): kept as the link's code when free. */
+  readonly keyIsCode: boolean;
+  readonly url: string;
+  readonly urlHash: Buffer;
+  readonly title: string | null;
+  readonly comment: string | null;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+  readonly status: LinkStatus;
+  /** Clicks counted where it came from: the link starts with them. */
+  readonly clicks: number;
+  readonly forwardQuery: boolean;
+}
+
+/** What became of one row: its new link, already imported by an earlier run, or its key held by another link. */
+export type ImportOutcome =
+  | { readonly imported: { readonly id: number; readonly domain: string; readonly key: string } }
+  | { readonly skipped: true }
+  | { readonly keyTaken: true };
+
+export interface ImportStore {
+  /**
+   * Writes a batch in one short transaction; outcomes in the batch's order. `dryRun`: the same
+   * work, rolled back, so the outcomes say what a real run would do.
+   */
+  write(source: string, links: readonly ImportedLink[], drawCode: (domain: string) => string, dryRun: boolean): Promise<ImportOutcome[]>;
+}
+
+// More than a collision of random codes could plausibly need (as link-store.ts).
+const CODE_ATTEMPTS = 10;
+
+/** Where a row's link goes: its code, and its slug (null: the code is the key). */
+interface Placement {
+  code: string;
+  slug: string | null;
+}
+
+/** The first try, and after a collision on the code alone the next: a kept code becomes a slug, a drawn one is drawn again. */
+function placements(link: ImportedLink, drawCode: (domain: string) => string): Iterable<Placement> {
+  return {
+    *[Symbol.iterator]() {
+      if (link.key === null) {
+        for (let i = 0; i < CODE_ATTEMPTS; i++) yield { code: drawCode(link.domain), slug: null };
+        return;
+      }
+      if (link.keyIsCode) yield { code: link.key, slug: null };
+      for (let i = 0; i < CODE_ATTEMPTS; i++) yield { code: drawCode(link.domain), slug: link.key };
+    },
+  };
+}
+
+export class SqlImportStore implements ImportStore {
+  private statements: SqliteStatements | undefined;
+
+  constructor(private readonly connection: Connection) {}
+
+  write(source: string, links: readonly ImportedLink[], drawCode: (domain: string) => string, dryRun: boolean): Promise<ImportOutcome[]> {
+    const { writeSqlite } = this.connection;
+    if (writeSqlite) {
+      return writeSqlite((sqlite) => {
+        this.statements ??= prepare(sqlite);
+        const run = this.statements;
+        if (!dryRun) return links.map((link) => writeSqliteRow(run, source, link, drawCode));
+        run.dryOpen.run();
+        try {
+          return links.map((link) => writeSqliteRow(run, source, link, drawCode));
+        } finally {
+          run.dryRollback.run();
+          run.dryRelease.run();
+        }
+      });
+    }
+    return this.connection.write(async (db) => {
+      if (dryRun) await sql`savepoint import_dry`.execute(db);
+      const outcomes: ImportOutcome[] = [];
+      for (const link of links) outcomes.push(await writeRow(db, source, link, drawCode));
+      if (dryRun) await sql`rollback to savepoint import_dry`.execute(db);
+      return outcomes;
+    });
+  }
+}
+
+interface SqliteStatements {
+  known: Statement<[string, string], number>;
+  insert: Statement<unknown[]>;
+  holder: Statement<[string, string], number>;
+  note: Statement<[string, string, number, number]>;
+  clicks: Statement<[number, number]>;
+  dryOpen: Statement;
+  dryRollback: Statement;
+  dryRelease: Statement;
+}
+
+const INSERT_COLUMNS =
+  'code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query';
+
+function prepare(sqlite: SQLite.Database): SqliteStatements {
+  return {
+    known: sqlite.prepare<[string, string], number>('select link_id from link_imports where source = ? and origin_key = ?').pluck(),
+    // Imported links stay out of the dedupe index (reusable 0): the shortener they came from may hold several links to a URL.
+    insert: sqlite.prepare(
+      `insert into links (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null, ?, null, 0, ?) on conflict do nothing`,
+    ),
+    holder: sqlite.prepare<[string, string], number>('select id from links where domain = ? and key = ?').pluck(),
+    note: sqlite.prepare('insert into link_imports (source, origin_key, link_id, imported_at) values (?, ?, ?, ?)'),
+    clicks: sqlite.prepare('insert into link_clicks (link_id, clicks) values (?, ?)'),
+    dryOpen: sqlite.prepare('savepoint import_dry'),
+    dryRollback: sqlite.prepare('rollback to savepoint import_dry'),
+    dryRelease: sqlite.prepare('release savepoint import_dry'),
+  };
+}
+
+function writeSqliteRow(run: SqliteStatements, source: string, link: ImportedLink, drawCode: (domain: string) => string): ImportOutcome {
+  if (run.known.get(source, link.originKey) !== undefined) return { skipped: true };
+  for (const { code, slug } of placements(link, drawCode)) {
+    const key = slug ?? code;
+    const result = run.insert.run(
+      code,
+      link.domain,
+      key,
+      slug,
+      link.url,
+      link.urlHash,
+      link.title,
+      link.accountId,
+      link.status,
+      link.createdAt,
+      link.comment,
+      link.expiresAt,
+      link.forwardQuery ? 1 : 0,
+    );
+    if (result.changes === 0) {
+      if (run.holder.get(link.domain, key) !== undefined) return { keyTaken: true };
+      continue; // the code alone was taken (on another domain, or drawn before)
+    }
+    const id = Number(result.lastInsertRowid);
+    run.note.run(source, link.originKey, id, Date.now());
+    if (link.clicks > 0) run.clicks.run(id, link.clicks);
+    return { imported: { id, domain: link.domain, key } };
+  }
+  throw new Error(`No free code after ${CODE_ATTEMPTS} attempts; raise CODE_LENGTH`);
+}
+
+async function writeRow(db: Kysely<Tables>, source: string, link: ImportedLink, drawCode: (domain: string) => string): Promise<ImportOutcome> {
+  const known = await db
+    .selectFrom('link_imports')
+    .select('link_id')
+    .where('source', '=', source)
+    .where('origin_key', '=', link.originKey)
+    .executeTakeFirst();
+  if (known) return { skipped: true };
+  for (const { code, slug } of placements(link, drawCode)) {
+    const key = slug ?? code;
+    const inserted = await db
+      .insertInto('links')
+      .values({
+        code,
+        domain: link.domain,
+        key,
+        slug,
+        url: link.url,
+        url_hash: link.urlHash,
+        title: link.title,
+        account_id: link.accountId,
+        status: link.status,
+        created_at: link.createdAt,
+        deleted_at: null,
+        comment: link.comment,
+        password_hash: null,
+        expires_at: link.expiresAt,
+        updated_at: null,
+        reusable: 0, // PostgreSQL reads '0' as false
+        forward_query: link.forwardQuery ? 1 : 0,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) {
+      const holder = await db.selectFrom('links').select('id').where('domain', '=', link.domain).where('key', '=', key).executeTakeFirst();
+      if (holder) return { keyTaken: true };
+      continue;
+    }
+    const id = Number(inserted.id);
+    await db.insertInto('link_imports').values({ source, origin_key: link.originKey, link_id: id, imported_at: Date.now() }).execute();
+    if (link.clicks > 0) await db.insertInto('link_clicks').values({ link_id: id, clicks: link.clicks }).execute();
+    return { imported: { id, domain: link.domain, key } };
+  }
+  throw new Error(`No free code after ${CODE_ATTEMPTS} attempts; raise CODE_LENGTH`);
+}
