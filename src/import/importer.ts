@@ -56,7 +56,14 @@ export interface ImportProblem {
 }
 
 const ANONYMOUS = 'anonymous';
+/** The first batch's rows; later batches are sized to take about WRITE_TARGET_MS each. */
 export const IMPORT_BATCH = 1000;
+/**
+ * How long one batch's write may hold the write lock: a running server's shortens wait at most about
+ * this long (issue 28: never more than a second). Longer batches commit (fsync) less often.
+ */
+const WRITE_TARGET_MS = 200;
+const BATCH_RANGE = [100, 20_000] as const;
 /** Only for a domain no row was placed on (never, in practice). */
 const MIN_CODE_LENGTH = 7;
 
@@ -69,6 +76,8 @@ interface Pending {
 export class Importer {
   private readonly accountIds = new Map<string, Promise<number>>();
   private readonly placedDomains = new Map<string, Promise<ShortenDomain | string>>();
+  private readonly shortHosts = new Map<string, boolean>();
+  private batchSize = IMPORT_BATCH;
   /** Each domain's code length, learnt as rows are placed on it. */
   private readonly codeLengths = new Map<string, number>();
 
@@ -76,7 +85,9 @@ export class Importer {
 
   async run(rows: AsyncIterable<SourceRow>, options: ImportOptions): Promise<ImportTally> {
     const tally: ImportTally = { rows: 0, imported: 0, skipped: 0, refused: 0 };
-    const batchSize = options.batchSize ?? IMPORT_BATCH;
+    this.batchSize = options.batchSize ?? IMPORT_BATCH;
+    const fixedBatch = options.batchSize !== undefined;
+    this.fitBatch = fixedBatch ? () => undefined : this.fitBatch;
     const refuse = (where: string, reason: string) => {
       tally.refused++;
       options.onProblem?.({ where, reason });
@@ -99,7 +110,7 @@ export class Importer {
         if (!(error instanceof Refused)) throw error;
         refuse(row.where, error.message);
       }
-      if (batch.length >= batchSize) await flush();
+      if (batch.length >= this.batchSize) await flush();
     }
     await flush();
     await writing;
@@ -117,7 +128,9 @@ export class Importer {
       const links = pending.map((p) => p.link);
       // A code as a shorten on the link's domain would draw it (the domain's length).
       const drawCode = (domain: string) => generateCode(this.codeLengths.get(domain) ?? MIN_CODE_LENGTH);
+      const began = performance.now();
       const outcomes = await this.deps.store.write(options.source, links, drawCode, options.dryRun);
+      this.fitBatch(links.length, performance.now() - began);
       outcomes.forEach((outcome, i) => {
         const { link, where } = pending[i]!;
         if ('imported' in outcome) {
@@ -133,6 +146,12 @@ export class Importer {
     options.onProgress?.(tally);
   }
 
+  /** Sizes the next batch so that its write takes about WRITE_TARGET_MS, from how long this one took. */
+  private fitBatch = (rows: number, ms: number): void => {
+    const fitted = Math.round((rows / Math.max(ms, 1)) * WRITE_TARGET_MS);
+    this.batchSize = Math.min(Math.max(fitted, BATCH_RANGE[0]), BATCH_RANGE[1]);
+  };
+
   /** A row checked and placed, or Refused with the reason. */
   private async place(row: SourceRow, fixedAccount: number | undefined, dryRun: boolean): Promise<ImportedLink> {
     if (row.problem) throw new Refused(row.problem);
@@ -147,8 +166,7 @@ export class Importer {
       throw new Refused(`${reasonOf(error)} (${clip(row.url)})`);
     }
     if (this.deps.blockedHosts.covers(url.hostname)) throw new Refused(`its destination host ${url.hostname} is blocked`);
-    if (await this.deps.domains.isShortHost(caller, url.host, url.hostname))
-      throw new Refused(`its URL points to a short link domain (${clip(row.url)})`);
+    if (await this.isShortHost(caller, url)) throw new Refused(`its URL points to a short link domain (${clip(row.url)})`);
     const key = row.key;
     if (key !== undefined && (!LINK_KEY.test(key) || RESERVED_SLUGS.has(key.toLowerCase()))) {
       throw new Refused(`its key "${clip(key)}" cannot be a Brief key (1 to 64 letters, digits, "_" or "-", not a reserved word)`);
@@ -180,6 +198,17 @@ export class Importer {
       clicks: row.clicks ?? 0,
       forwardQuery: row.forwardQuery !== false,
     };
+  }
+
+  /** Whether a URL points back at a short domain, asked once per account and host (imports repeat hosts). */
+  private isShortHost(caller: Caller, url: URL): boolean | Promise<boolean> {
+    const cacheKey = `${caller.accountId} ${url.host}`;
+    const known = this.shortHosts.get(cacheKey);
+    if (known !== undefined) return known;
+    return this.deps.domains.isShortHost(caller, url.host, url.hostname).then((answer) => {
+      this.shortHosts.set(cacheKey, answer);
+      return answer;
+    });
   }
 
   private accountId(name: string, dryRun: boolean): Promise<number> {

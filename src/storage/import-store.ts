@@ -79,6 +79,9 @@ export class SqlImportStore implements ImportStore {
       return writeSqlite((sqlite) => {
         this.statements ??= prepare(sqlite);
         const run = this.statements;
+        // A write first: it takes the write lock (waiting busy_timeout for another writer) before any read
+        // takes a snapshot, which another process's commit would make stale (SQLITE_BUSY, with no wait).
+        run.lock.run();
         if (!dryRun) return links.map((link) => writeSqliteRow(run, source, link, drawCode));
         run.dryOpen.run();
         try {
@@ -100,6 +103,7 @@ export class SqlImportStore implements ImportStore {
 }
 
 interface SqliteStatements {
+  lock: Statement;
   known: Statement<[string, string], number>;
   insert: Statement<unknown[]>;
   holder: Statement<[string, string], number>;
@@ -113,8 +117,14 @@ interface SqliteStatements {
 const INSERT_COLUMNS =
   'code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query';
 
+/** Pages the import's connection may keep (KiB, SQLite's negative cache_size): random keys touch every page of the indexes. */
+const IMPORT_CACHE_KIB = 256 * 1024;
+
 function prepare(sqlite: SQLite.Database): SqliteStatements {
+  // The connection is the CLI's own: a larger page cache for the import does not reach a server's.
+  sqlite.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
   return {
+    lock: sqlite.prepare('delete from link_imports where 0'),
     known: sqlite.prepare<[string, string], number>('select link_id from link_imports where source = ? and origin_key = ?').pluck(),
     // Imported links stay out of the dedupe index (reusable 0): the shortener they came from may hold several links to a URL.
     insert: sqlite.prepare(
