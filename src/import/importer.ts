@@ -9,6 +9,7 @@ import { generateCode, LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { COMMENT_MAX_LENGTH, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
 import { linkDestination } from '../links/link-input.js';
 import type { ImportedLink, ImportOutcome } from '../services.js';
+import { MalformedInput } from './csv-records.js';
 import type { SourceRow } from './source-rows.js';
 
 /** What the importer needs of the services and storage (the CLI hands them over; tests may too). */
@@ -102,15 +103,25 @@ export class Importer {
       await writing;
       writing = this.write(options, pending, tally, refuse);
     };
-    for await (const row of rows) {
-      tally.rows++;
-      try {
-        batch.push({ link: await this.place(row, fixedAccount, options.dryRun), where: row.where });
-      } catch (error) {
-        if (!(error instanceof Refused)) throw error;
-        refuse(row.where, error.message);
+    try {
+      for await (const row of rows) {
+        tally.rows++;
+        try {
+          batch.push({ link: await this.place(row, fixedAccount, options.dryRun), where: row.where });
+        } catch (error) {
+          if (!(error instanceof Refused)) throw error;
+          refuse(row.where, error.message);
+        }
+        if (batch.length >= this.batchSize) await flush();
       }
-      if (batch.length >= this.batchSize) await flush();
+    } catch (error) {
+      // The file stops being readable (cut short): the rows read before that point still go in, as a
+      // re-run would put them in; the caller reports where it stopped.
+      if (error instanceof MalformedInput) {
+        await flush();
+        await writing;
+      }
+      throw error;
     }
     await flush();
     await writing;
