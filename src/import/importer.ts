@@ -63,7 +63,7 @@ export const IMPORT_BATCH = 1000;
  * How long one batch's write may hold the write lock: a running server's shortens wait at most about
  * this long (issue 28: never more than a second). Longer batches commit (fsync) less often.
  */
-const WRITE_TARGET_MS = 200;
+const WRITE_TARGET_MS = 100;
 const BATCH_RANGE = [100, 20_000] as const;
 /** Only for a domain no row was placed on (never, in practice). */
 const MIN_CODE_LENGTH = 7;
