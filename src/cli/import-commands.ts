@@ -59,7 +59,8 @@ function summary(tally: ImportTally, seconds: number, dryRun: boolean): string {
   const verb = dryRun ? 'would import' : 'imported';
   return (
     `${dryRun ? 'dry run, nothing written: ' : ''}${tally.rows} rows in ${seconds.toFixed(1)} s (${rate} rows/s): ` +
-    `${verb} ${tally.imported}, skipped ${tally.skipped} imported before, ${tally.refused} could not be imported`
+    `${verb} ${tally.imported}, skipped ${tally.skipped} imported before, ${tally.refused} could not be imported; ` +
+    `longest write ${Math.round(tally.longestWriteMs)} ms`
   );
 }
 
@@ -77,7 +78,7 @@ async function importLinks(file: string, options: ImportCommandOptions): Promise
   const shared = openSharedState(config, consoleLog);
   const started = Date.now();
   const progress = progressLine(started);
-  let tally: ImportTally = { rows: 0, imported: 0, skipped: 0, refused: 0 };
+  let tally: ImportTally = { rows: 0, imported: 0, skipped: 0, refused: 0, longestWriteMs: 0 };
   try {
     const services = createServices(config, database, shared, consoleLog);
     if (options.account !== undefined) {

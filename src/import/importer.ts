@@ -49,6 +49,8 @@ export interface ImportTally {
   imported: number;
   skipped: number;
   refused: number;
+  /** The longest one batch's write took (ms): about how long a running server's writes waited at worst. */
+  longestWriteMs: number;
 }
 
 export interface ImportProblem {
@@ -85,7 +87,7 @@ export class Importer {
   constructor(private readonly deps: ImportDeps) {}
 
   async run(rows: AsyncIterable<SourceRow>, options: ImportOptions): Promise<ImportTally> {
-    const tally: ImportTally = { rows: 0, imported: 0, skipped: 0, refused: 0 };
+    const tally: ImportTally = { rows: 0, imported: 0, skipped: 0, refused: 0, longestWriteMs: 0 };
     this.batchSize = options.batchSize ?? IMPORT_BATCH;
     const fixedBatch = options.batchSize !== undefined;
     this.fitBatch = fixedBatch ? () => undefined : this.fitBatch;
@@ -141,7 +143,9 @@ export class Importer {
       const drawCode = (domain: string) => generateCode(this.codeLengths.get(domain) ?? MIN_CODE_LENGTH);
       const began = performance.now();
       const outcomes = await this.deps.store.write(options.source, links, drawCode, options.dryRun);
-      this.fitBatch(links.length, performance.now() - began);
+      const took = performance.now() - began;
+      tally.longestWriteMs = Math.max(tally.longestWriteMs, took);
+      this.fitBatch(links.length, took);
       outcomes.forEach((outcome, i) => {
         const { link, where } = pending[i]!;
         if ('imported' in outcome) {

@@ -97,10 +97,15 @@ export function time(value: unknown, field: string): number | undefined {
   if (/^\d+$/.test(raw)) return Number(raw) < 1e11 ? Number(raw) * 1000 : Number(raw);
   let iso = raw.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   if (/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(iso)) iso += 'Z';
-  const at = Date.parse(iso);
-  // 0000-00-00 00:00:00 is MySQL's "no date".
-  if (Number.isNaN(at) || !/^\d{4}-\d{2}-\d{2}/.test(iso)) throw new RowProblem(`its ${field} "${raw}" is not a date`);
-  return at;
+  if (/^\d{4}-\d{2}-\d{2}/.test(iso)) {
+    const at = Date.parse(iso);
+    if (!Number.isNaN(at)) return at;
+    throw new RowProblem(`its ${field} "${raw}" is not a date`);
+  }
+  // A spelled-out date as a dashboard may write it ("Jan 2, 2021 3:04 PM"), read in this machine's zone.
+  const spelled = /[a-z]{3}/i.test(raw) ? Date.parse(raw) : Number.NaN;
+  if (Number.isNaN(spelled)) throw new RowProblem(`its ${field} "${raw}" is not a date`);
+  return spelled;
 }
 
 /** A field of one row that cannot be read: the row is reported, the rest go on. */

@@ -117,6 +117,25 @@ describe('brief import on bad input', () => {
     assert.match(result.stdout, /imported 1, .* 1 could not be imported/);
   });
 
+  it('reports a row whose date or count cannot be read, and reads a spelled-out date', async () => {
+    const file = write(
+      'fields.csv',
+      [
+        'Title,Bitlink,Long URL,Date created,Clicks',
+        'A,bit.ly/dateA,https://example.com/a,soon,1',
+        'B,bit.ly/countB,https://example.com/b,2021-01-02,many',
+        'C,bit.ly/spelledC,https://example.com/c,"Jan 2, 2021",3',
+      ].join('\n'),
+    );
+    const result = await runCli(['import', file, '--format', 'bitly'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /^line 2: its created "soon" is not a date$/m);
+    assert.match(result.stderr, /^line 3: its clicks "many" is not a whole number$/m);
+    assert.match(result.stdout, /imported 1, .* 2 could not be imported/);
+    const c = await test.database.db.selectFrom('links').select('created_at').where('key', '=', 'spelledC').executeTakeFirstOrThrow();
+    assert.equal(new Date(c.created_at).getFullYear(), 2021);
+  });
+
   it('refuses a blocked destination host, a URL to a short domain, and an unknown --account', async () => {
     const blocked = await runCli(['blocklist', 'add', 'evil.test'], env);
     assert.equal(blocked.code, 0, blocked.stderr);
