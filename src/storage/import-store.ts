@@ -5,7 +5,6 @@ import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Connection } from './connection.js';
-import type { LinkStatus } from './stores.js';
 import type { Tables } from './tables.js';
 
 /** A row of an import, checked and placed: what its link will be. */
@@ -25,7 +24,7 @@ export interface ImportedLink {
   /** Epoch milliseconds. */
   readonly createdAt: number;
   readonly expiresAt: number | null;
-  readonly status: LinkStatus;
+  readonly status: 'public' | 'blocked';
   /** Clicks counted where it came from: the link starts with them. */
   readonly clicks: number;
   readonly forwardQuery: boolean;
