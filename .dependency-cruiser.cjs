@@ -18,7 +18,7 @@ const LAYERS = [
   ['accounts', '^src/accounts/'],
   ['edge', '^src/http/'],
   ['features', '^src/(?:abuse|domains|links|redirect|analytics|qr|health|metrics|web)/'],
-  ['composition', '^src/(?:app|services|serve|main|start-log)[.]ts$|^src/cli/'],
+  ['composition', '^src/(?:app|services|serve|main|start-log)[.]ts$|^src/(?:cli|import)/'],
 ];
 
 /** One rule a layer: nothing in it imports a layer above it. */

@@ -5,6 +5,7 @@ import { backupCommands } from './cli/backup-commands.js';
 import { accountHint, table, UsageError, when, withServices } from './cli/cli-support.js';
 import { domainCommands } from './cli/domain-commands.js';
 import { exportCommands } from './cli/export-commands.js';
+import { importCommands } from './cli/import-commands.js';
 import { linkCommands } from './cli/link-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BriefError } from './errors.js';
@@ -95,6 +96,7 @@ domainCommands(program);
 linkCommands(program);
 backupCommands(program);
 exportCommands(program);
+importCommands(program);
 
 const blocklist = program
   .command('blocklist')

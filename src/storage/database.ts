@@ -7,6 +7,7 @@ import { SqlLinkChangeStore } from './change-store.js';
 import { SqlClickStore } from './click-store.js';
 import { type Connection, type ConnectionOptions, type Dialect, openConnection } from './connection.js';
 import { SqlDomainStore } from './domain-store.js';
+import { type ImportStore, SqlImportStore } from './import-store.js';
 import { SqlLinkStore } from './link-store.js';
 import type { AccountStore } from './stores/accounts.js';
 import type { AnalyticsStore } from './stores/analytics.js';
@@ -34,6 +35,7 @@ export interface Database {
   readonly domains: DomainStore;
   readonly analytics: AnalyticsStore;
   readonly blocklist: BlocklistStore;
+  readonly imports: ImportStore;
   /** Kysely on the writer connection: migrations and tests. */
   readonly db: Kysely<Tables>;
   /** A durable write (group-committed on SQLite): migrations and tests. */
@@ -52,6 +54,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     domains: new SqlDomainStore(connection),
     analytics: new SqlAnalyticsStore(connection),
     blocklist: new SqlBlocklistStore(connection),
+    imports: new SqlImportStore(connection),
     db: connection.db,
     write: connection.write,
     close: connection.close,

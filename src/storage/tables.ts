@@ -143,6 +143,14 @@ export interface BlockedHostTable {
   created_at: number;
 }
 
+/** `brief import`: the link each imported row became, by its source and its key there (decision 0025). */
+export interface LinkImportTable {
+  source: string;
+  origin_key: string;
+  link_id: number;
+  imported_at: number;
+}
+
 export interface Tables {
   accounts: AccountTable;
   tokens: TokenTable;
@@ -155,6 +163,7 @@ export interface Tables {
   click_rollups: ClickRollupTable;
   click_rollup_marks: ClickRollupMarkTable;
   blocked_hosts: BlockedHostTable;
+  link_imports: LinkImportTable;
 }
 
 export type LinkRow = Selectable<LinkTable>;

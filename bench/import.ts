@@ -1,0 +1,96 @@
+// `npm run bench:import [-- --links N] [--keep]`: `brief import` of a CSV file of N links (1,000,000 by
+// default) into an empty SQLite database, run as the real command. Reports links a second (target:
+// 50,000) and the database's size after, with a write made through the same file every 100 ms
+// during the import to show how long a running server's writes waited (docs/benchmarks.md, "Import").
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { openDatabase } from '../src/storage/database.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const links = Number(option('--links') ?? 1_000_000);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-bench-import-'));
+const csv = path.join(dir, 'links.csv');
+const db = path.join(dir, 'brief.db');
+
+/** The file a move from another shortener gives: a key, a URL, a title and a creation time a row. */
+function writeCsv(): void {
+  const out = fs.openSync(csv, 'w');
+  let chunk = 'url,slug,title,created\n';
+  const start = Date.UTC(2020, 0, 1);
+  for (let i = 0; i < links; i++) {
+    chunk += `https://example.com/articles/${i}?utm_source=bench&ref=${(i * 7919) % 100_000},k${i.toString(36)},Article number ${i},${new Date(start + i * 60_000).toISOString()}\n`;
+    if (chunk.length > 1 << 20) {
+      fs.writeSync(out, chunk);
+      chunk = '';
+    }
+  }
+  fs.writeSync(out, chunk);
+  fs.closeSync(out);
+}
+
+const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+async function main(): Promise<void> {
+  writeCsv();
+  const database = openDatabase({ kind: 'sqlite', path: db });
+  await migrateToLatest(database);
+  await database.close();
+
+  // Another writer on the same file (as a running server's shorten): one small write every 100 ms, timed.
+  const probe = new SQLite(db);
+  probe.pragma('busy_timeout = 10000');
+  probe.exec('create table if not exists bench_probe (at integer)');
+  const insert = probe.prepare('insert into bench_probe (at) values (?)');
+  const waits: number[] = [];
+  const timer = setInterval(() => {
+    const t0 = performance.now();
+    insert.run(Date.now());
+    waits.push(performance.now() - t0);
+  }, 100);
+
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js'), 'import', csv, '--format', 'csv'], {
+    env: { ...process.env, DATABASE_URL: `sqlite:${db}`, BASE_URL: 'http://short.test' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(timer);
+  probe.exec('drop table bench_probe');
+  probe.close();
+  if (code !== 0) throw new Error(`brief import exited ${code}: ${out}`);
+
+  const check = new SQLite(db);
+  const count = check.prepare('select count(*) from links').pluck().get() as number;
+  check.pragma('wal_checkpoint(TRUNCATE)');
+  check.close();
+  const bytes = sizeOf(db) + sizeOf(`${db}-wal`);
+  waits.sort((a, b) => a - b);
+  const pct = (p: number) => (waits.length ? waits[Math.min(waits.length - 1, Math.floor((p / 100) * waits.length))]!.toFixed(1) : '-');
+  console.log(out.trim());
+  console.log(
+    [
+      `import: ${count.toLocaleString('en')} links from a ${(sizeOf(csv) / 1e6).toFixed(0)} MB CSV in ${seconds.toFixed(1)} s`,
+      `= ${Math.round(count / seconds).toLocaleString('en')} links/s (target 50,000), process start and migration included`,
+      `database after: ${(bytes / 1e6).toFixed(0)} MB (${Math.round(bytes / count)} bytes a link)`,
+      `another writer's waits during the import (${waits.length} writes): p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${pct(100)} ms`,
+    ].join('\n'),
+  );
+  if (!args.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });
+  else console.log(`kept ${dir}`);
+}
+
+await main();

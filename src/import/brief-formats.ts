@@ -1,0 +1,115 @@
+// `--format brief` (what `brief export` writes, JSON lines or CSV: storage/link-export.ts) and
+// `--format csv` (the documented minimal columns: url, and optionally slug, domain, title, created).
+import { csvRecords, MalformedInput } from './csv-records.js';
+import { looksLikeJson, type OpenedFile } from './input.js';
+import { type Columns, count, csvObjects, RowProblem, readRow, type SourceRow, text, time } from './source-rows.js';
+
+const BRIEF_COLUMNS = {
+  domain: ['domain'],
+  key: ['key'],
+  isSlug: ['isslug'],
+  url: ['url'],
+  title: ['title'],
+  comment: ['comment'],
+  owner: ['owner'],
+  created: ['created'],
+  status: ['status'],
+  clicks: ['clicks'],
+  expires: ['expires'],
+  hasPassword: ['haspassword'],
+  forwardQuery: ['forwardquery'],
+} satisfies Columns<string>;
+
+type BriefField = keyof typeof BRIEF_COLUMNS;
+
+function flag(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (value === true || value === 'true' || value === 1 || value === '1') return true;
+  if (value === false || value === 'false' || value === 0 || value === '0') return false;
+  throw new RowProblem(`its ${field} "${String(value)}" is neither true nor false`);
+}
+
+function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): SourceRow {
+  return readRow(where, () => {
+    const status = text(link.status as string | undefined);
+    if (status !== undefined && status !== 'public' && status !== 'blocked')
+      throw new RowProblem(`its status "${status}" is neither public nor blocked`);
+    const isSlug = flag(link.isSlug, 'isSlug');
+    return {
+      url: text(link.url as string | undefined),
+      key: text(link.key as string | undefined),
+      keyIsCode: isSlug === false,
+      domain: text(link.domain as string | undefined),
+      title: text(link.title as string | undefined),
+      comment: text(link.comment as string | undefined),
+      owner: text(link.owner as string | undefined),
+      created: time(link.created, 'created'),
+      expires: time(link.expires, 'expires'),
+      clicks: count(link.clicks, 'clicks'),
+      blocked: status === 'blocked',
+      hasPassword: flag(link.hasPassword, 'hasPassword'),
+      forwardQuery: flag(link.forwardQuery, 'forwardQuery'),
+    };
+  });
+}
+
+/** A Brief export: JSON lines (`--format jsonl`, the default) or CSV, told apart by the first character. */
+export async function* briefRows(file: OpenedFile): AsyncGenerator<SourceRow> {
+  if (!looksLikeJson(file.first)) {
+    for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), BRIEF_COLUMNS, 'url', 'a Brief export as')) {
+      yield problem ? { where, problem } : briefRow(where, values);
+    }
+    return;
+  }
+  let line = 0;
+  let rest = '';
+  for await (const chunk of file.chunks) {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop()!;
+    for (const raw of lines) {
+      line++;
+      const row = jsonLine(raw, line);
+      if (row) yield row;
+    }
+  }
+  line++;
+  const last = jsonLine(rest, line);
+  if (last) yield last;
+}
+
+function jsonLine(raw: string, line: number): SourceRow | undefined {
+  if (raw.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new MalformedInput(`line ${line} is not valid JSON (${(error as Error).message}): cut short?`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedInput(`line ${line} is not a link (a JSON object)`);
+  return briefRow(`line ${line}`, value as Record<BriefField, unknown>);
+}
+
+const CSV_COLUMNS = {
+  url: ['url'],
+  slug: ['slug'],
+  domain: ['domain'],
+  title: ['title'],
+  created: ['created'],
+} satisfies Columns<string>;
+
+/** `--format csv`: a header naming url (and optionally slug, domain, title, created), matched ignoring case and spaces. */
+export async function* minimalCsvRows(file: OpenedFile): AsyncGenerator<SourceRow> {
+  for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), CSV_COLUMNS, 'url', 'a links')) {
+    if (problem) {
+      yield { where, problem };
+      continue;
+    }
+    yield readRow(where, () => ({
+      url: text(values.url),
+      key: text(values.slug),
+      domain: text(values.domain),
+      title: text(values.title),
+      created: time(values.created, 'created'),
+    }));
+  }
+}

@@ -1,0 +1,157 @@
+// `--format shlink|kutt|bitly`: what those shorteners give their users (decision 0025 has the sources):
+// - Shlink: the CSV its web client exports (createdAt, shortUrl, longUrl, title, tags, visits), or the
+//   JSON pages of GET /rest/v3/short-urls ({shortUrls: {data: [...]}});
+// - Kutt: the JSON pages of GET /api/v2/links ({data: [...]});
+// - Bitly: the CSV its dashboard exports, or the JSON pages of GET /v4/groups/{guid}/bitlinks ({links: [...]}).
+// Tags and per-visit history are not carried over (Brief has no tags; the exports hold no visits).
+import { csvRecords } from './csv-records.js';
+import { jsonValues, looksLikeJson, type OpenedFile, pagedItems, wholeText } from './input.js';
+import { type Columns, count, csvObjects, RowProblem, readRow, type SourceRow, shortUrlParts, text, time } from './source-rows.js';
+
+/** Bitly's shared domains: nobody can own them, so their back-halves go on Brief's default domain. */
+const BITLY_SHARED = new Set(['bit.ly', 'j.mp', 'bitly.is']);
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? text(value) : typeof value === 'number' ? String(value) : undefined);
+
+/** Rows from JSON pages, or from CSV when the file is not JSON (and `csv` is given). */
+async function* pagesOrCsv(
+  file: OpenedFile,
+  formatName: string,
+  pageItems: (page: Record<string, unknown>) => unknown,
+  item: (item: Record<string, unknown>) => Omit<SourceRow, 'where'>,
+  csv?: (file: OpenedFile) => AsyncIterable<SourceRow>,
+): AsyncGenerator<SourceRow> {
+  if (csv && !looksLikeJson(file.first)) {
+    yield* csv(file);
+    return;
+  }
+  for (const { item: value, where } of pagedItems(jsonValues(await wholeText(file.chunks)), pageItems, formatName)) {
+    yield readRow(where, () => item(value));
+  }
+}
+
+// Shlink ------------------------------------------------------------------------------------------
+
+const SHLINK_COLUMNS = {
+  longUrl: ['longurl'],
+  shortUrl: ['shorturl'],
+  shortCode: ['shortcode'],
+  domain: ['domain'],
+  title: ['title'],
+  createdAt: ['createdat', 'datecreated', 'created'],
+  visits: ['visits', 'visitscount'],
+} satisfies Columns<string>;
+
+function shlinkItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
+  const meta = (item.meta ?? {}) as Record<string, unknown>;
+  const summary = (item.visitsSummary ?? {}) as Record<string, unknown>;
+  const domain = str(item.domain);
+  return {
+    url: str(item.longUrl),
+    key: str(item.shortCode),
+    // null (or DEFAULT) is Shlink's default domain: Brief's default domain.
+    domain: domain === 'DEFAULT' ? undefined : domain,
+    title: str(item.title),
+    created: time(item.dateCreated, 'dateCreated'),
+    expires: time(meta.validUntil, 'validUntil'),
+    clicks: count(summary.total ?? item.visitsCount, 'visits'),
+    forwardQuery: typeof item.forwardQuery === 'boolean' ? item.forwardQuery : undefined,
+  };
+}
+
+async function* shlinkCsv(file: OpenedFile): AsyncGenerator<SourceRow> {
+  for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), SHLINK_COLUMNS, 'longUrl', "Shlink's")) {
+    if (problem) {
+      yield { where, problem };
+      continue;
+    }
+    yield readRow(where, () => {
+      // The web client's export has the short URL (its host is the domain, its path the code); others name them apart.
+      const parts = shortUrlParts(values.shortUrl);
+      return {
+        url: text(values.longUrl),
+        key: text(values.shortCode) ?? parts.key,
+        domain: text(values.domain) ?? parts.domain,
+        title: text(values.title),
+        created: time(values.createdAt, 'createdAt'),
+        clicks: count(values.visits, 'visits'),
+      };
+    });
+  }
+}
+
+export const shlinkRows = (file: OpenedFile) =>
+  pagesOrCsv(file, 'Shlink', (page) => (page.shortUrls as Record<string, unknown> | undefined)?.data, shlinkItem, shlinkCsv);
+
+// Kutt --------------------------------------------------------------------------------------------
+
+/** Kutt's public instance: nobody else can own its domain, so its keys go on Brief's default domain. */
+const KUTT_SHARED = 'kutt.it';
+
+function kuttItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
+  const parts = shortUrlParts(str(item.link));
+  const domain = str(item.domain) ?? (parts.domain === KUTT_SHARED ? undefined : parts.domain);
+  return {
+    url: str(item.target),
+    key: str(item.address) ?? parts.key,
+    // A link on Kutt's own domain has none of its own; its short URL's host says which one it was.
+    domain,
+    comment: str(item.description),
+    created: time(item.created_at, 'created_at'),
+    expires: time(item.expire_in, 'expire_in'),
+    clicks: count(item.visit_count, 'visit_count'),
+    blocked: item.banned === true,
+    hasPassword: item.password === true,
+  };
+}
+
+export const kuttRows = (file: OpenedFile) => pagesOrCsv(file, 'Kutt', (page) => page.data, kuttItem);
+
+// Bitly -------------------------------------------------------------------------------------------
+
+/** A Bitlink ("bit.ly/abc", "https://brand.co/abc"): its key, on its domain unless that is one of Bitly's own. */
+function bitlink(value: string | undefined): { domain?: string; key?: string } {
+  const parts = shortUrlParts(value);
+  return parts.domain && BITLY_SHARED.has(parts.domain) ? { key: parts.key } : parts;
+}
+
+function bitlyItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
+  return {
+    url: str(item.long_url),
+    ...bitlink(str(item.id) ?? str(item.link)),
+    title: str(item.title),
+    created: time(item.created_at, 'created_at'),
+  };
+}
+
+const BITLY_COLUMNS = {
+  longUrl: ['longurl', 'originalurl', 'destinationurl', 'destination'],
+  bitlink: ['bitlink', 'shortlink', 'shorturl', 'link', 'id'],
+  customLink: ['customlink', 'custombitlink', 'custombitlinks'],
+  title: ['title'],
+  created: ['datecreated', 'createdat', 'created', 'creationdate'],
+  clicks: ['clicks', 'totalclicks', 'engagements', 'totalengagements'],
+} satisfies Columns<string>;
+
+async function* bitlyCsv(file: OpenedFile): AsyncGenerator<SourceRow> {
+  for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), BITLY_COLUMNS, 'longUrl', "Bitly's")) {
+    if (problem) {
+      yield { where, problem };
+      continue;
+    }
+    yield readRow(where, () => {
+      // A custom back-half is the link people were given: it wins over the generated one.
+      const custom = text(values.customLink)?.split(/[\s,]+/)[0];
+      if (!values.bitlink && !custom) throw new RowProblem('it has no Bitlink');
+      return {
+        url: text(values.longUrl),
+        ...bitlink(custom ?? values.bitlink),
+        title: text(values.title),
+        created: time(values.created, 'created'),
+        clicks: count(values.clicks, 'clicks'),
+      };
+    });
+  }
+}
+
+export const bitlyRows = (file: OpenedFile) => pagesOrCsv(file, 'Bitly', (page) => page.links, bitlyItem, bitlyCsv);

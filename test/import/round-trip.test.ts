@@ -1,0 +1,127 @@
+// `brief export` → `brief import --format brief` into an empty database gives the same links (JSON lines
+// and CSV; SQLite, and PostgreSQL when TEST_DATABASE_URL is set); a second run skips every row; a dry run
+// writes nothing (issue 28 item 6; decision 0025).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Database } from '../../src/storage/database.js';
+import { runCli } from '../scale-support/server-process.js';
+import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
+
+const EXPIRES = Date.UTC(2031, 5, 6, 7, 8, 9);
+
+async function make(database: Database, accountId: number, url: string, extra: Parameters<typeof newLink>[1] = {}) {
+  const outcome = await database.links.create(newLink(url, { accountId, ...extra }), () => `c${Math.random().toString(36).slice(2, 9)}`);
+  if (!('created' in outcome)) throw new Error(`${url} was not made`);
+  return outcome.created;
+}
+
+/** An export with `created` kept: every field a link carries over. */
+function lines(jsonl: string): Array<Record<string, unknown>> {
+  return jsonl
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+for (const dialect of dialects) {
+  describe(`brief export → brief import (${dialect})`, () => {
+    let source: TestDatabase;
+    let dir: string;
+    const targets: TestDatabase[] = [];
+    let exported: string;
+
+    const cli = async (database: TestDatabase, ...args: string[]) => {
+      const result = await runCli(args, { DATABASE_URL: database.url, BASE_URL: 'http://short.test' });
+      assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
+      return result;
+    };
+    const emptyDatabase = async () => {
+      const target = await openTestDatabase(dialect);
+      targets.push(target);
+      await cli(target, 'domain', 'add', 'go.test', '--public');
+      return target;
+    };
+
+    before(async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-round-trip-'));
+      source = await openTestDatabase(dialect);
+      await cli(source, 'domain', 'add', 'go.test', '--public');
+      const alice = (await source.database.accounts.create('alice'))!;
+      const bob = (await source.database.accounts.create('bob'))!;
+      await make(source.database, alice.id, 'https://example.com/plain');
+      const fancy = await make(source.database, alice.id, 'https://example.com/fancy?a=1,2', {
+        slug: 'fancy',
+        title: 'A, "titled" link',
+        comment: 'says "hi", then\nleaves',
+        expiresAt: EXPIRES,
+        forwardQuery: false,
+      });
+      await source.database.db.insertInto('link_clicks').values({ link_id: fancy.id, clicks: 7 }).execute();
+      const bobs = await make(source.database, bob.id, 'https://example.com/bob', { domain: 'go.test' });
+      await source.database.db.updateTable('links').set({ status: 'blocked' }).where('id', '=', bobs.id).execute();
+      await make(source.database, 1, 'https://example.com/anonymous', { slug: 'anon' });
+      exported = (await cli(source, 'export')).stdout;
+      assert.equal(lines(exported).length, 4);
+    });
+    after(async () => {
+      await source?.cleanup();
+      for (const target of targets) await target.cleanup();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    for (const format of ['jsonl', 'csv'] as const) {
+      it(`imports a ${format} export into an empty database as the same links (owners made), and skips them all when run again`, async () => {
+        const file = path.join(dir, `export.${format}`);
+        fs.writeFileSync(file, format === 'jsonl' ? exported : (await cli(source, 'export', '--format', 'csv')).stdout);
+        const target = await emptyDatabase();
+        const first = await cli(target, 'import', file, '--format', 'brief');
+        assert.match(first.stdout, /4 rows .*imported 4, skipped 0 imported before, 0 could not be imported/);
+        assert.equal(first.stderr, '');
+        assert.deepEqual(lines((await cli(target, 'export')).stdout), lines(exported), 'every field of every link, in the same order');
+        const codes = await target.database.db.selectFrom('links').select(['key', 'code', 'slug']).orderBy('id').execute();
+        assert.equal(codes[0]!.code, codes[0]!.key, "a generated code stays the link's code");
+        assert.equal(codes[0]!.slug, null);
+
+        const again = await cli(target, 'import', file, '--format', 'brief');
+        assert.match(again.stdout, /imported 0, skipped 4 imported before, 0 could not be imported/);
+        assert.equal(lines((await cli(target, 'export')).stdout).length, 4);
+      });
+    }
+
+    it('puts every link in one account with --account, and a dry run reports the same counts but writes nothing', async () => {
+      const file = path.join(dir, 'export.jsonl');
+      fs.writeFileSync(file, exported);
+      const target = await emptyDatabase();
+      await cli(target, 'account', 'create', 'carol');
+      const dry = await cli(target, 'import', file, '--format', 'brief', '--account', 'carol', '--dry-run');
+      assert.match(dry.stdout, /^dry run, nothing written: 4 rows .*would import 4, skipped 0/);
+      const count = async () =>
+        Number(
+          (
+            await target.database.db
+              .selectFrom('links')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      assert.equal(await count(), 0);
+      assert.equal(
+        Number(
+          (
+            await target.database.db
+              .selectFrom('link_imports')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        ),
+        0,
+      );
+      await cli(target, 'import', file, '--format', 'brief', '--account', 'carol');
+      const owners = lines((await cli(target, 'export')).stdout).map((link) => link.owner);
+      assert.deepEqual(owners, ['carol', 'carol', 'carol', 'carol']);
+    });
+  });
+}
