@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { FixedRateResult } from './fixed-rate.js';
+import { GENERATOR_LIMIT } from './load.js';
 
 export interface ScenarioResult {
   name: string;
@@ -41,6 +43,8 @@ export interface BenchResults {
   analyticsDroppedVisits?: number;
   /** The analytics queries over a loaded workspace (bench/analytics-queries.ts), when run. */
   analyticsQueries?: { events: number; loadSeconds: number; databaseMB: number; topCountriesMs: number; clicksMs: number };
+  /** The "analytics fixed-rate" scenario (bench/fixed-rate.ts), one entry per rate, when run. */
+  fixedRate?: FixedRateResult[];
 }
 
 export function markdownTable(r: BenchResults): string {
@@ -72,6 +76,13 @@ export function markdownTable(r: BenchResults): string {
       `| analytics: top-countries, 30 days, ${q.events} events (median of 5) | ${q.topCountriesMs} ms |`,
       `| analytics: clicks by day, 30 days, ${q.events} events (median of 5) | ${q.clicksMs} ms |`,
       `| analytics: SQLite file with ${q.events} events and their rollups | ${q.databaseMB} MB |`,
+    );
+  }
+  for (const f of r.fixedRate ?? []) {
+    const limited = f.generatorCpuShare > GENERATOR_LIMIT ? ', INVALID: the generator was the limit' : '';
+    lines.push(
+      `| analytics fixed-rate ${f.rate} visits/s × ${Math.round(f.seconds)} s to random links of ${r.settings.links}: sent (${f.achievedRate}/s, generator ${Math.round(f.generatorCpuShare * 100)}%${limited}) / stored / dropped / errors | ${f.sent} / ${f.stored} / ${f.dropped} / ${f.errors} |`,
+      `| analytics fixed-rate ${f.rate} visits/s: server CPU per stored visit (redirect + analytics writer, until idle) | ${f.serverCpuMicrosPerVisit} µs |`,
     );
   }
   return lines.join('\n');

@@ -1,10 +1,11 @@
-// `npm run bench [-- --quick | --smoke] [--out FILE] [--profile] [--against REF]`: see docs/benchmarks.md.
+// `npm run bench [-- --quick | --smoke] [--out FILE] [--profile] [--against REF] [--only "analytics fixed-rate" --rates 2000,10000 --fixed-seconds 60]`: see docs/benchmarks.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { droppedVisits, pinSelf, type RunningServer, settle, startBaseline, startBrief, startFastest } from '../harness/servers.js';
 import { buildOther, type OtherBuild } from './against.js';
 import { type AnalyticsQueryResult, benchAnalyticsQueries } from './analytics-queries.js';
+import { type FixedRateResult, fixedRate } from './fixed-rate.js';
 import { linkKey } from './link-keys.js';
 import { ensureWrk, GENERATOR_LIMIT, type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';
@@ -21,15 +22,18 @@ const option = (name: string) => {
 
 const mode = flag('--smoke') ? 'smoke' : flag('--quick') ? 'quick' : 'full';
 const settings = {
-  full: { links: 1_000_000, rounds: 3, seconds: 5, warmup: 2, copies: 3, probeSeconds: 2, events: 10_000_000 },
-  quick: { links: 20_000, rounds: 2, seconds: 2, warmup: 1, copies: 1, probeSeconds: 1, events: 500_000 },
-  smoke: { links: 1_000, rounds: 1, seconds: 1, warmup: 0, copies: 1, probeSeconds: 1, events: 10_000 },
+  full: { links: 1_000_000, rounds: 3, seconds: 5, warmup: 2, copies: 3, probeSeconds: 2, events: 10_000_000, fixedSeconds: 60 },
+  quick: { links: 20_000, rounds: 2, seconds: 2, warmup: 1, copies: 1, probeSeconds: 1, events: 500_000, fixedSeconds: 10 },
+  smoke: { links: 1_000, rounds: 1, seconds: 1, warmup: 0, copies: 1, probeSeconds: 1, events: 10_000, fixedSeconds: 2 },
 }[mode];
 if (option('--links')) settings.links = Number(option('--links'));
 if (option('--seconds')) settings.seconds = Number(option('--seconds'));
 if (option('--rounds')) settings.rounds = Number(option('--rounds'));
 if (option('--copies')) settings.copies = Number(option('--copies'));
 if (option('--events')) settings.events = Number(option('--events'));
+// "analytics fixed-rate": --rates 2000,10000 visits a second, each for --fixed-seconds.
+if (option('--fixed-seconds')) settings.fixedSeconds = Number(option('--fixed-seconds'));
+const fixedRates = (option('--rates') ?? (mode === 'smoke' ? '200' : '2000,10000')).split(',').map(Number);
 // --only "redirect cold,shorten new": run just these (and the baseline), e.g. to profile one path.
 const only = option('--only')?.split(',');
 const scenarioList = SCENARIOS.filter((s) => !only || s.name === 'baseline' || only.includes(s.name));
@@ -45,9 +49,19 @@ const serverDir = option('--server');
 // --against REF: also build REF and run every Brief scenario on both builds, alternating.
 const againstRef = option('--against');
 // Only a default full run rewrites docs/benchmarks.md (or any run given --docs).
-const customized = ['--only', '--links', '--rounds', '--seconds', '--env', '--server', '--against', '--copies', '--events'].some(
-  (name) => option(name) !== undefined,
-);
+const customized = [
+  '--only',
+  '--links',
+  '--rounds',
+  '--seconds',
+  '--env',
+  '--server',
+  '--against',
+  '--copies',
+  '--events',
+  '--rates',
+  '--fixed-seconds',
+].some((name) => option(name) !== undefined);
 const SMALL_LINKS = 1_000;
 const CONNECTIONS = 50;
 const out = option('--out') ?? path.join(ROOT, 'bench/results/latest.json');
@@ -71,6 +85,10 @@ async function main(): Promise<void> {
   const otherDb = { big: path.join(work, 'other-big.db'), small: path.join(work, 'other-1k.db') };
   other?.preload(otherDb.big, DOMAIN, settings.links);
   other?.preload(otherDb.small, DOMAIN, SMALL_LINKS);
+  // The fixed-rate scenario's own copy of the links, with no visits yet: it counts the visits stored.
+  const fixedDb = path.join(work, 'links-fixed-rate.db');
+  const runFixedRate = (!only || only.includes('analytics fixed-rate')) && serverEnv.ANALYTICS !== 'off';
+  if (runFixedRate) fs.copyFileSync(bigDb, fixedDb);
   const preloadSeconds = (Date.now() - started) / 1000;
   const preloaded = bytesPerLink(bigDb);
   log(`preloaded ${settings.links} links in ${preloadSeconds.toFixed(1)} s (${preloaded.bytesPerLink} bytes/link)`);
@@ -165,6 +183,23 @@ async function main(): Promise<void> {
     other?.remove();
   }
   const stored = bytesPerLink(bigDb);
+  // Fixed rate, one fresh server per rate (no other load meanwhile): `--only "analytics fixed-rate"` runs just this (and the baseline).
+  const fixedRateResults: FixedRateResult[] = [];
+  if (runFixedRate) {
+    for (const rate of fixedRates) {
+      const f = await fixedRate(() => startBrief('brief fixed-rate', { dbFile: fixedDb, domain: DOMAIN, env: serverEnv, root: serverDir }), fixedDb, {
+        host: DOMAIN,
+        links: settings.links,
+        rate,
+        seconds: settings.fixedSeconds,
+      });
+      fixedRateResults.push(f);
+      const limited = f.generatorCpuShare > GENERATOR_LIMIT ? ' (INVALID: the generator was the limit)' : '';
+      log(
+        `analytics fixed-rate ${rate}/s for ${f.seconds.toFixed(1)} s: sent ${f.sent} (${f.achievedRate}/s), errors ${f.errors}, stored ${f.stored}, dropped ${f.dropped}, server CPU ${f.serverCpuMicrosPerVisit} µs/stored visit, generator ${Math.round(f.generatorCpuShare * 100)}% of its core${limited} (idle again after ${f.settleSeconds} s)`,
+      );
+    }
+  }
   // Analytics queries, with the servers stopped: `--only "analytics queries"` runs just this (and the baseline).
   let analyticsQueries: AnalyticsQueryResult | undefined;
   if (!only || only.includes('analytics queries')) {
@@ -203,6 +238,7 @@ async function main(): Promise<void> {
     preloadSeconds,
     processProbes: Object.fromEntries(Object.entries(picked).map(([name, { probes }]) => [name, probes])),
     analyticsQueries,
+    ...(runFixedRate && { fixedRate: fixedRateResults }),
   };
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
