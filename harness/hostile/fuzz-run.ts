@@ -38,13 +38,29 @@ export interface FuzzReport {
   problemCount: number;
   durationSeconds: number;
   rssStartMb: number;
-  /** After the first fifth of the requests: caches and pools have filled. */
+  /**
+   * The reference after warm-up: the median of the samples taken between a fifth and half of the
+   * requests (caches and pools have filled; one sample alone could fall before the plateau).
+   */
   rssWarmMb: number;
+  /** The median of the samples in the last fifth of the requests, the last one included. */
   rssEndMb: number;
+  /** RSS every twentieth of the requests (the last at the end), in MB. */
+  rssSamplesMb: number[];
   alive: boolean;
 }
 
 const BATCH = 500;
+/** RSS samples a run takes, one every twentieth of its requests. */
+const SAMPLES = 20;
+
+/** The middle value (the mean of the two middle ones for an even count); undefined for none. */
+export function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 const MB = 1024 * 1024;
 
 /** Fetches the API document from the server and lists its operations. */
@@ -85,9 +101,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     rssStartMb: options.rssBytes() / MB,
     rssWarmMb: 0,
     rssEndMb: 0,
+    rssSamplesMb: [],
     alive: false,
   };
-  const warmAt = Math.floor(options.requests / 5);
+  const sampleEvery = Math.max(1, Math.floor(options.requests / SAMPLES));
   const progressEvery = options.progressEvery ?? 10_000;
   try {
     for (let batch = 0; report.requests < options.requests; batch++) {
@@ -110,7 +127,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
             report.problemCount++;
             if (report.problems.length < 50) report.problems.push({ problem, request: describe(request) });
           }
-          if (report.requests === warmAt) report.rssWarmMb = options.rssBytes() / MB;
+          if (report.requests % sampleEvery === 0) report.rssSamplesMb.push(options.rssBytes() / MB);
           if (report.requests % progressEvery === 0) options.onProgress?.(report.requests, report);
         }
       };
@@ -120,8 +137,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     client.close();
   }
   report.durationSeconds = (Date.now() - started) / 1000;
-  report.rssEndMb = options.rssBytes() / MB;
-  if (report.rssWarmMb === 0) report.rssWarmMb = report.rssStartMb;
+  // The last sample at the end of the run (unless one was just taken there).
+  if (report.requests % sampleEvery !== 0) report.rssSamplesMb.push(options.rssBytes() / MB);
+  const { warmMb, endMb } = rssWindows(report.rssSamplesMb);
+  report.rssWarmMb = warmMb ?? report.rssStartMb;
+  report.rssEndMb = endMb;
+  report.rssSamplesMb = report.rssSamplesMb.map((mb) => Math.round(mb * 10) / 10);
   report.alive = await stillServes(options.port, options.targets.host, options.checkToken);
   for (const key of ['rssStartMb', 'rssWarmMb', 'rssEndMb'] as const) report[key] = Math.round(report[key] * 10) / 10;
   return report;
@@ -163,7 +184,22 @@ function describe(request: HostileRequest): FuzzProblem['request'] {
   };
 }
 
-/** Whether a report passes: no problem, the server alive, memory flat after warm-up. */
+/**
+ * The memory rule's two figures from RSS samples taken at even steps of a run (the last at its end):
+ * the median of those between a fifth and half of the run, and the median of the last fifth.
+ */
+export function rssWindows(samples: readonly number[]): { warmMb: number | undefined; endMb: number } {
+  // Sample i of n stands for the point (i + 1) / n of the run.
+  const n = samples.length;
+  const warmMb = median(samples.slice(Math.max(0, Math.ceil(n / 5) - 1), Math.floor(n / 2)));
+  const endMb = median(samples.slice(Math.min(Math.floor((4 * n) / 5), n - 1))) ?? Number.NaN;
+  return { warmMb, endMb };
+}
+
+/**
+ * Whether a report passes: no problem, the server alive, memory flat after warm-up (the median of the
+ * last fifth's RSS samples at most `maxGrowth` above the median of those between a fifth and half).
+ */
 export function verdict(report: FuzzReport, maxGrowth = 0.1): string[] {
   const failures: string[] = [];
   if (report.problemCount > 0) failures.push(`${report.problemCount} wrong answers (first: ${report.problems[0]?.problem})`);
