@@ -16,6 +16,7 @@ const ALL_MIGRATIONS = [
   '0007-link-rollup-mark',
   '0009-domain-verification',
   '0010-link-forward-query',
+  '0011-link-imports',
 ];
 
 if (TEST_DATABASE_URL) {
