@@ -111,7 +111,7 @@ module.exports = {
       from: { path: '^src/' },
       to: { couldNotResolve: true },
     },
-    // Tests, benchmarks and the harness they share (issue 27 item 5): `npm run depcheck` cruises test/,
+    // Tests, benchmarks and the harness they share: `npm run depcheck` cruises test/,
     // bench/ and harness/ as well as src/. Neither test/ nor bench/ imports the other; what both need
     // (starting servers, the hostile fuzz, seeding) lives in harness/, which imports neither.
     {

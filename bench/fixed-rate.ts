@@ -1,4 +1,4 @@
-// The "analytics fixed-rate" scenario (issue 26): visits at a set rate, not as fast as possible,
+// The "analytics fixed-rate" scenario: visits at a set rate, not as fast as possible,
 // each to a random one of the preloaded links, then how many the analytics stored and dropped and
 // the server's CPU per stored visit. wrk cannot pace (wrk2 is not in Debian); this generator, in
 // Node, can because the rates asked of it (thousands a second) are far below what one core sends.

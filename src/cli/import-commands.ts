@@ -1,5 +1,5 @@
-// `brief import FILE --format …`: links from a Brief export or another shortener (issue 28 item 6;
-// decision 0025; docs/operations.md, "Import"). Rows that cannot go in are listed on stderr with
+// `brief import FILE --format …`: links from a Brief export or another shortener
+// (decision 0025; docs/operations.md, "Import"). Rows that cannot go in are listed on stderr with
 // where they were and why; a progress line on a terminal; a summary on stdout.
 import { type Command, Option } from 'commander';
 import { loadConfig } from '../config.js';

@@ -1,12 +1,11 @@
-// `brief import` (issue 28 item 6, decision 0025): rows read from a file are checked as a shorten would
+// `brief import` (decision 0025): rows read from a file are checked as a shorten would
 // check them (URL, blocked host, short domain, key), placed on an account and a domain, and written a
 // batch at a time. A row that cannot go in is reported with where it was and why; the rest go in.
-import { createHash } from 'node:crypto';
 import type { Caller } from '../accounts/account-service.js';
 import type { ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import { generateCode, LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
-import { COMMENT_MAX_LENGTH, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
+import { COMMENT_MAX_LENGTH, optionalText, TITLE_MAX_LENGTH, urlHash } from '../links/link-fields.js';
 import { linkDestination } from '../net/normalize-url.js';
 import type { ImportedLink, ImportOutcome } from '../services.js';
 import { MalformedInput } from './csv-records.js';
@@ -63,7 +62,7 @@ const ANONYMOUS = 'anonymous';
 export const IMPORT_BATCH = 1000;
 /**
  * How long one batch's write may hold the write lock: a running server's shortens wait at most about
- * this long (issue 28: never more than a second). Longer batches commit (fsync) less often.
+ * this long (the bound is a second). Longer batches commit (fsync) less often.
  */
 const WRITE_TARGET_MS = 100;
 const BATCH_RANGE = [100, 20_000] as const;
@@ -196,15 +195,16 @@ export class Importer {
       throw new Refused(reasonOf(error));
     }
     const originDomain = row.domain?.toLowerCase() ?? '';
+    const hash = urlHash(url.href);
     return {
       // A row without a key is known by its URL: the same URL in a later run is the same row.
-      originKey: key === undefined ? `${originDomain} url:${createHash('sha256').update(url.href).digest('base64url')}` : `${originDomain}/${key}`,
+      originKey: key === undefined ? `${originDomain} url:${hash.toString('base64url')}` : `${originDomain}/${key}`,
       accountId,
       domain: domain.hostname,
       key: key ?? null,
       keyIsCode: row.keyIsCode === true,
       url: url.href,
-      urlHash: createHash('sha256').update(url.href).digest(),
+      urlHash: hash,
       title,
       comment,
       createdAt: row.created ?? Date.now(),

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Caller } from '../accounts/account-service.js';
 import type { Config, ShortDomain } from '../config.js';
 import type { DomainService, ShortenDomain } from '../domains/domain-service.js';
@@ -8,7 +7,7 @@ import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, New
 import { checkBulkItems } from './bulk-items.js';
 import { generateCode } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
-import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
+import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH, urlHash } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
 import { parseLinkReference } from './link-reference.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
@@ -132,7 +131,7 @@ export class LinkService {
       domain: domain.hostname,
       slug,
       url: url.href,
-      urlHash: createHash('sha256').update(url.href).digest(),
+      urlHash: urlHash(url.href),
       title,
       comment,
       expiresAt,
@@ -208,7 +207,7 @@ export class LinkService {
         throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
       }
       this.refuseBlocked(url);
-      changes.url = { href: url.href, hash: createHash('sha256').update(url.href).digest() };
+      changes.url = { href: url.href, hash: urlHash(url.href) };
     }
     if (edit.comment !== undefined) changes.comment = optionalText('comment', edit.comment, COMMENT_MAX_LENGTH);
     if (edit.expiredAt !== undefined) changes.expiresAt = edit.expiredAt === null ? null : parseExpiry(edit.expiredAt);

@@ -1,4 +1,4 @@
-// `brief import` on input it cannot read (issue 28 item 6, "Done means"): an unreadable file, a truncated
+// `brief import` on input it cannot read: an unreadable file, a truncated
 // one (CSV, JSON, SQL dump), a wrong --format, a CSV without a url column: one clear line on stderr, exit 1,
 // and nothing half-imported that a re-run of the whole file cannot finish.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// `brief import --format yourls|shlink|kutt|bitly|csv` as a real process (issue 28 item 6; decision 0025):
+// `brief import --format yourls|shlink|kutt|bitly|csv` as a real process (decision 0025):
 // a sample file of each shape, made here as the shortener writes it, imported with every field's
 // mapping checked (SQLite, and PostgreSQL when TEST_DATABASE_URL is set); rows that cannot go in are
 // reported with their line or item and the rest go in.

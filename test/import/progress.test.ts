@@ -1,4 +1,4 @@
-// `brief import`'s progress line (issue 28 item 6): drawn on stderr when it is a terminal (here a
+// `brief import`'s progress line: drawn on stderr when it is a terminal (here a
 // pseudo-terminal made by util-linux `script`), rewritten in place, and never written into a pipe.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 // `brief export` → `brief import --format brief` into an empty database gives the same links (JSON lines
 // and CSV; SQLite, and PostgreSQL when TEST_DATABASE_URL is set); a second run skips every row; a dry run
-// writes nothing (issue 28 item 6; decision 0025).
+// writes nothing (decision 0025).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// `brief import` beside a running server (issue 28 item 6): an imported link redirects there without a
+// `brief import` beside a running server: an imported link redirects there without a
 // restart, even a key that was just asked for and answered 404 (its cached miss does not outlive it), and
 // the server's shortens keep being answered while a large import writes (batches hold the write lock briefly).
 import assert from 'node:assert/strict';
