@@ -1,5 +1,4 @@
 // Checks of a link's optional fields, shared by every way of making or editing one.
-import { createHash } from 'node:crypto';
 import { BriefError } from '../errors.js';
 
 export const TITLE_MAX_LENGTH = 512;
@@ -7,11 +6,6 @@ export const COMMENT_MAX_LENGTH = 1024;
 export const SEARCH_MAX_LENGTH = 200;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;
-
-/** The key dedupe finds a link's destination by (the `url_hash` column): SHA-256 of the normalized URL. */
-export function urlHash(href: string): Buffer {
-  return createHash('sha256').update(href).digest();
-}
 
 /** A free-text field: empty is none; bounded; no NUL (PostgreSQL cannot store it in text). */
 export function optionalText(field: string, value: string | null | undefined, maxLength: number): string | null {

@@ -7,12 +7,13 @@ import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, New
 import { checkBulkItems } from './bulk-items.js';
 import { generateCode } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
-import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH, urlHash } from './link-fields.js';
+import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
 import { parseLinkReference } from './link-reference.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
 import { hashPassword } from './passwords.js';
 import type { ShortenInput } from './schemas.js';
+import { urlHash } from './url-hash.js';
 import type { EditBody } from './v3-schemas.js';
 
 export type { LinkInput } from './link-input.js';
