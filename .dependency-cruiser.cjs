@@ -2,7 +2,7 @@
 // constrain only modules under src/; the last rules keep test/ and bench/ apart (they share harness/).
 
 /** Feature and core modules that must not depend on the HTTP layer. */
-const FEATURES = '^src/(?:abuse|accounts|domains|links|redirect|shared-state|storage|analytics|qr)/|^src/(?:config|errors)[.]ts$';
+const FEATURES = '^src/(?:abuse|accounts|domains|links|redirect|shared-state|storage|analytics|qr|people)/|^src/(?:config|errors)[.]ts$';
 /** A feature's routes are its HTTP edge: they may use src/http/. */
 const ROUTES = ['/routes[.]ts$', '-routes[.]ts$'];
 
@@ -17,7 +17,7 @@ const LAYERS = [
   ['infrastructure', '^src/(?:storage|shared-state)/'],
   ['accounts', '^src/accounts/'],
   ['edge', '^src/http/'],
-  ['features', '^src/(?:abuse|domains|links|redirect|analytics|qr|health|metrics|web)/'],
+  ['features', '^src/(?:abuse|domains|links|redirect|analytics|qr|health|metrics|web|people)/'],
   ['composition', '^src/(?:app|services|serve|main|start-log)[.]ts$|^src/(?:cli|import)/'],
 ];
 

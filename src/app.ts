@@ -14,11 +14,13 @@ import { cors, corsOptions } from './http/cors.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
 import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerRateLimits } from './http/rate-limits.js';
+import { createOriginCheck } from './http/session-cookie.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { clientAddress } from './net/client-address.js';
+import { peopleRoutes } from './people/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import type { PasswordCheck } from './redirect/password-check.js';
@@ -108,7 +110,8 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     clientErrorHandler,
   });
 
-  const authenticate = createAuthenticator(services.accounts);
+  const refuseCrossSite = createOriginCheck(config);
+  const authenticate = createAuthenticator(services.accounts, services.sessions, refuseCrossSite);
 
   registerErrorHandling(app);
   refuseNonFiniteNumbers(app);
@@ -134,6 +137,8 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
   });
+  // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
+  app.register(peopleRoutes({ config, sessions: services.sessions, people: services.people, authenticate, refuseCrossSite }));
   const stopSignal = deps.stopSignal ?? new StopSignal();
   const readiness = createReadiness(deps.database, redirects, stopSignal, log);
   app.register(healthRoutes(readiness));

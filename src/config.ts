@@ -72,6 +72,14 @@ export interface Config {
   readonly rateLimitPasswordAddress: number;
   /** Domain verifications (each a DNS query) a minute per token; 0: no limit. */
   readonly rateLimitDomainVerify: number;
+  /** Sign-in attempts a minute per email address (whoever tries); 0: no limit. */
+  readonly rateLimitSignIn: number;
+  /** Sign-in attempts a minute per client address, on all emails together; 0: no limit. */
+  readonly rateLimitSignInAddress: number;
+  /** SESSION_IDLE_MINUTES: a signed-in session unused this long ends. */
+  readonly sessionIdleMs: number;
+  /** SESSION_MAX_DAYS: a signed-in session ends this long after sign-in, used or not. */
+  readonly sessionMaxMs: number;
   /** ANONYMOUS_SHORTEN: whether callers without a token may make links at all. */
   readonly anonymousShorten: boolean;
   /** CORS_ORIGINS: the browser origins the API answers (`*`: any), never with credentials. */
@@ -158,6 +166,10 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPassword: integer(env, 'RATE_LIMIT_PASSWORD', 10, 0, RATE_LIMIT_MAX),
     rateLimitPasswordAddress: integer(env, 'RATE_LIMIT_PASSWORD_ADDRESS', 30, 0, RATE_LIMIT_MAX),
     rateLimitDomainVerify: integer(env, 'RATE_LIMIT_DOMAIN_VERIFY', 5, 0, RATE_LIMIT_MAX),
+    rateLimitSignIn: integer(env, 'RATE_LIMIT_SIGN_IN', 5, 0, RATE_LIMIT_MAX),
+    rateLimitSignInAddress: integer(env, 'RATE_LIMIT_SIGN_IN_ADDRESS', 20, 0, RATE_LIMIT_MAX),
+    sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 7 * 24 * 60, 1, 10 * 365 * 24 * 60) * 60_000,
+    sessionMaxMs: integer(env, 'SESSION_MAX_DAYS', 30, 1, 3650) * 86_400_000,
     anonymousShorten: onOff('ANONYMOUS_SHORTEN', env.ANONYMOUS_SHORTEN?.trim() || 'on'),
     corsOrigins: corsOrigins(env.CORS_ORIGINS?.trim() || '*'),
     blocklistFile: existingFile('BLOCKLIST_FILE', env.BLOCKLIST_FILE?.trim()),

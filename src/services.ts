@@ -2,6 +2,8 @@
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
 import { BlocklistService } from './abuse/blocklist-service.js';
 import { AccountService } from './accounts/account-service.js';
+import { PeopleService } from './accounts/people-service.js';
+import { SessionService } from './accounts/sessions.js';
 import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { VisitEnricher } from './analytics/enrich.js';
@@ -60,6 +62,10 @@ export function databaseFilesOpenToOthers(config: Config): OpenPath[] {
 
 export interface Services {
   readonly accounts: AccountService;
+  /** People, their workspaces and invitations (decision 0028). */
+  readonly people: PeopleService;
+  /** Password sign-in and the sessions it starts. */
+  readonly sessions: SessionService;
   readonly domains: DomainService;
   readonly links: LinkService;
   /** Link changes: announced here, heard from elsewhere once started (the server starts it; the CLI only announces). */
@@ -76,12 +82,14 @@ export interface Services {
 export function createServices(config: Config, database: Database, shared: Pick<SharedState, 'changes'>, log: Log): Services {
   const changes = new LinkChangeFeed(database.changes, log, shared.changes);
   const accounts = new AccountService(database.accounts);
+  const people = new PeopleService(database.people, accounts, config.defaultDomain.urlPrefix);
+  const sessions = new SessionService(database.people, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionMaxMs });
   const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, domains, links, changes, analytics, retention, blocklist };
+  return { accounts, people, sessions, domains, links, changes, analytics, retention, blocklist };
 }
 
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */

@@ -1,6 +1,7 @@
 import { BriefError } from '../errors.js';
 import type { AccountRecord, AccountStore, TokenRecord } from '../storage/stores/accounts.js';
 import { workspaceUuid } from './ids.js';
+import type { Role } from './roles.js';
 import { generateToken, hashToken } from './tokens.js';
 
 export const ANONYMOUS_ACCOUNT = 'anonymous';
@@ -13,6 +14,10 @@ export interface Caller {
   readonly anonymous: boolean;
   /** The bearer token the caller presented (its row id: rate limits count per token); none for the anonymous account. */
   readonly tokenId?: number;
+  /** The caller's role in the workspace (accounts/roles.ts); a workspace token is its owner. None: every right. */
+  readonly role?: Role;
+  /** The signed-in person, when a session cookie (not a token) authenticated the call. */
+  readonly userId?: number;
 }
 
 export class AccountService {
@@ -80,6 +85,6 @@ export class AccountService {
   async callerForToken(token: string): Promise<Caller | null> {
     const found = await this.store.tokenByHash(hashToken(token));
     if (!found || (found.expiresAt !== null && found.expiresAt <= Date.now())) return null;
-    return { accountId: found.accountId, anonymous: false, tokenId: found.id };
+    return { accountId: found.accountId, anonymous: false, tokenId: found.id, role: 'owner' };
   }
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '../accounts/account-service.js';
+import { requireRole } from '../accounts/roles.js';
 import type { Config, ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
 import type { DomainSettings, DomainStore, StoredDomain } from '../storage/stores/domains.js';
@@ -124,6 +125,7 @@ export class DomainService {
    * serves nothing and binds nobody else until then. At most DOMAINS_PER_ACCOUNT per account.
    */
   async addOwn(caller: Caller, rawDomain: string, codeLength: number | undefined): Promise<DomainEntry> {
+    requireRole(caller, 'domains:write');
     const domain = parseShortDomain(rawDomain.trim());
     if (!domain) throw BriefError.invalid('domain', 'hostname', 'The domain field must be a host name, such as go.example.com');
     if (codeLength !== undefined) checkCodeLength('shortCodeLength', codeLength);
@@ -153,6 +155,7 @@ export class DomainService {
    */
   async verifyOwn(caller: Caller, rawDomain: string): Promise<DomainEntry> {
     const domain = await this.ownDomain(caller, rawDomain);
+    requireRole(caller, 'domains:write');
     if (servesRedirects(domain)) return storedEntry(this.config, domain);
     const record = verificationRecord(domain.hostname);
     // Every claim gets a value (addOwn); a row without one can only be verified by an administrator.
@@ -180,6 +183,7 @@ export class DomainService {
   /** DELETE /v3/shorten/domains/{domain}: one of the caller's private domains, refused while live links use it. */
   async removeOwn(caller: Caller, rawDomain: string): Promise<void> {
     const domain = await this.ownDomain(caller, rawDomain);
+    requireRole(caller, 'domains:write');
     const live = await this.links.countLive(domain.hostname);
     if (live > 0) {
       throw BriefError.invalid(
@@ -196,6 +200,7 @@ export class DomainService {
   /** PATCH /v3/shorten/domains/{domain}: the settings of one of the caller's private domains. */
   async updateOwn(caller: Caller, rawDomain: string, edit: DomainSettingsBody): Promise<void> {
     const domain = await this.ownDomain(caller, rawDomain);
+    requireRole(caller, 'domains:write');
     const settings: { -readonly [K in keyof DomainSettings]?: DomainSettings[K] } = {};
     if (edit.randomCodeLength !== undefined) {
       settings.codeLength = edit.randomCodeLength === null ? null : checkCodeLength('randomCodeLength', edit.randomCodeLength);

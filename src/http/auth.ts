@@ -1,18 +1,32 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, Caller } from '../accounts/account-service.js';
+import type { SessionService } from '../accounts/sessions.js';
 import { BriefError } from '../errors.js';
+import { sessionCookieOf } from './session-cookie.js';
 
 /**
- * Bearer token → caller. No Authorization header means the anonymous account; a
- * header that does not hold a valid, live token is 401 — never a silent fall-back.
- * Asked once per request: the token check before the rate limits (checkToken) and the
- * route's own call share the answer.
+ * Bearer token or session cookie → caller. Neither means the anonymous account; a header that
+ * does not hold a valid, live token, or a cookie of a session that ended, is 401 — never a silent
+ * fall-back. A bearer token wins over a cookie. A cookie-authenticated call passes the cross-site
+ * check first (http/session-cookie.ts). Asked once per request: the check before the rate limits
+ * (checkToken) and the route's own call share the answer.
  */
-export function createAuthenticator(accounts: AccountService) {
+export function createAuthenticator(
+  accounts: AccountService,
+  sessions: Pick<SessionService, 'callerFor'>,
+  refuseCrossSite: (request: FastifyRequest) => void,
+) {
   const answered = new WeakMap<FastifyRequest, Promise<Caller>>();
   const check = async (request: FastifyRequest): Promise<Caller> => {
     const header = request.headers.authorization;
-    if (header === undefined) return accounts.anonymousCaller();
+    if (header === undefined) {
+      const session = sessionCookieOf(request);
+      if (session === undefined) return accounts.anonymousCaller();
+      refuseCrossSite(request);
+      const caller = session === '' ? null : await sessions.callerFor(session);
+      if (!caller) throw BriefError.unauthorized('The session has ended: sign in again');
+      return caller;
+    }
     const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(header);
     if (!match) throw BriefError.unauthorized('The Authorization header must be "Bearer <token>"');
     const caller = await accounts.callerForToken(match[1]!);
@@ -30,19 +44,19 @@ export function createAuthenticator(accounts: AccountService) {
 }
 
 /**
- * The API's first hook: a request that sends a token is 401 unless the token is live, on every
- * /v2 and /v3 call (those that need none too), before any rate limit counts it, so a made-up
- * token neither gets an answer nor a counter of its own.
+ * The API's first hook: a request that sends a token or a session cookie is 401 unless it is live
+ * (403 when a cookie comes cross-site), on every /v2 and /v3 call (those that need none too), before
+ * any rate limit counts it, so a made-up token neither gets an answer nor a counter of its own.
  */
 export function checkToken(authenticate: Authenticate) {
   return async function tokenCheck(request: FastifyRequest): Promise<void> {
-    if (request.headers.authorization !== undefined) await authenticate(request);
+    if (request.headers.authorization !== undefined || sessionCookieOf(request) !== undefined) await authenticate(request);
   };
 }
 
 export type Authenticate = ReturnType<typeof createAuthenticator>;
 
-/** Who may make a v3 call: anyone (anonymous too), or an account (a bearer token is needed). */
+/** Who may make a v3 call: anyone (anonymous too), or an account (a bearer token or a session is needed). */
 export type CallerKind = 'anyone' | 'account';
 
 /**

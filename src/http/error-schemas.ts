@@ -57,6 +57,28 @@ const EXAMPLES = {
     noToken: { summary: 'No token: this call is for an account', value: body('E_UNAUTHORIZED_ACCESS', 'This call needs a bearer token') },
     badToken: BAD_TOKEN,
   },
+  forbidden: {
+    role: {
+      summary: 'A role that may see but not do this',
+      value: body('E_FORBIDDEN', "A viewer may not make, edit or delete the workspace's links; this needs the member role or above"),
+    },
+    crossSite: {
+      summary: 'A cookie-authenticated request from another site',
+      value: body('E_FORBIDDEN', 'Cross-site requests with the session cookie are refused: call from Brief’s own pages, or use a bearer token'),
+    },
+  },
+  invitationNotFound: {
+    unknown: { summary: 'No invitation with this secret', value: body('E_NOT_FOUND', 'No such invitation: check that the whole link was copied') },
+  },
+  invitationValidation: {
+    used: { summary: 'Used already', value: field('token', 'used', 'This invitation has been used already; ask for a new one') },
+    expired: { summary: 'Past its 7 days', value: field('token', 'expired', 'This invitation has expired; ask for a new one') },
+    password: { summary: 'A password too short', value: field('password', 'minLength', 'The password field must be at least 10 characters') },
+  },
+  inviteValidation: {
+    email: { summary: 'Not an email address', value: field('email', 'email', 'The email field must be an email address') },
+    role: { summary: 'Not a role', value: field('role', 'enum', 'The role field must be one of viewer, member, admin, owner') },
+  },
   notFound: { notFound: LINK_NOT_FOUND },
   v3NotFound: { notFound: LINK_NOT_FOUND, workspace: WORKSPACE_NOT_FOUND },
   workspaceNotFound: { workspace: WORKSPACE_NOT_FOUND },
@@ -232,6 +254,11 @@ const STATUSES = {
     examples: 'badRequest',
   },
   401: { description: 'E_UNAUTHORIZED_ACCESS: the Authorization header is not a valid bearer token.', examples: 'unauthorized' },
+  403: {
+    description:
+      "E_FORBIDDEN: the caller's role in the workspace may see this but not do it, or a cookie-authenticated request came from another site.",
+    examples: 'forbidden',
+  },
   404: { description: "E_NOT_FOUND: no such live link among the caller's own.", examples: 'notFound' },
   422: {
     description: 'E_VALIDATION_ERROR: bad input; `errors` lists the failed fields, `message` repeats the first.',

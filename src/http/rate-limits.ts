@@ -15,11 +15,14 @@ import { errorResponse } from './error-schemas.js';
  * - `read`: RATE_LIMIT_READ a minute per token, or per address without one;
  * - `domain-verify`: RATE_LIMIT_DOMAIN_VERIFY a minute per token (each call is a DNS query);
  * - `password`: a protected link's password form, RATE_LIMIT_PASSWORD_ADDRESS a minute per address on all
- *   links and RATE_LIMIT_PASSWORD per address and link; over either the form's page answers 429.
+ *   links and RATE_LIMIT_PASSWORD per address and link; over either the form's page answers 429;
+ * - `sign-in`: RATE_LIMIT_SIGN_IN_ADDRESS attempts a minute per address on all emails, and
+ *   RATE_LIMIT_SIGN_IN per email from any address (a guesser with many addresses is still slowed);
+ *   counted with the password attempts' counters, 429 in the error shape.
  *
  * A route that declares none is not limited (redirects, pages, the API document).
  */
-export type LimitPolicy = 'links' | 'read' | 'domain-verify' | 'password';
+export type LimitPolicy = 'links' | 'read' | 'domain-verify' | 'password' | 'sign-in';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -78,10 +81,11 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
   /** The client's address, IPv6 by its /64 (one subscriber's network), as TRUST_PROXY says. */
   const address = (request: FastifyRequest) =>
     normalizeIP(addressOf(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
-  /** Who is counted: a live token by its id (no secret is ever a key), or the address without one. */
+  /** Who is counted: a live token by its id (no secret is ever a key), a signed-in person by theirs, or the address. */
   const caller = async (request: FastifyRequest) => {
-    const { tokenId } = await authenticate(request);
-    return tokenId === undefined ? `addr:${address(request)}` : `token:${tokenId}`;
+    const { tokenId, userId } = await authenticate(request);
+    if (tokenId !== undefined) return `token:${tokenId}`;
+    return userId === undefined ? `addr:${address(request)}` : `user:${userId}`;
   };
 
   app.register(rateLimit, {
@@ -92,9 +96,13 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
   });
 
   /** A limit counted on the API's counters, `weight` a call; 429 in the error shape over it. */
-  const counted = (name: string, max: (request: FastifyRequest) => number, weight: (request: FastifyRequest) => number): preHandlerHookHandler =>
+  const counted = (
+    name: string,
+    max: (request: FastifyRequest) => number | Promise<number>,
+    weight: (request: FastifyRequest) => number,
+  ): preHandlerHookHandler =>
     async function limit(request, reply) {
-      const limit = max(request);
+      const limit = await max(request);
       if (limit === 0) return;
       const state = await counters.requests.add(`${name}:${await caller(request)}`, weight(request), WINDOW_MS);
       const retryAfter = limitHeaders(reply, limit, state);
@@ -103,7 +111,7 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
 
   const linkLimit = counted(
     'links',
-    (request) => (request.headers.authorization === undefined ? config.rateLimitAnon : config.rateLimitToken),
+    async (request) => ((await authenticate(request)).anonymous ? config.rateLimitAnon : config.rateLimitToken),
     (request) => (Array.isArray(request.body) ? Math.max(1, request.body.length) : 1),
   );
   const verifyLimit = counted(
@@ -114,7 +122,7 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
   let reads: Hook | undefined;
 
   const refuseAnonymous: onRequestHookHandler = async (request) => {
-    if (request.headers.authorization === undefined) {
+    if ((await authenticate(request)).anonymous) {
       throw BriefError.unauthorized('Anonymous shortening is turned off on this server: send a bearer token');
     }
   };
@@ -138,8 +146,27 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
     }
   };
 
+  /** Each attempt counts on the address's counter, then (under that limit) on the email's. */
+  const signInLimit: preHandlerHookHandler = async (request, reply) => {
+    const email = (request.body as { email?: unknown } | undefined)?.email;
+    const limits: Array<[key: string, max: number]> = [[`sign-in:${address(request)}`, config.rateLimitSignInAddress]];
+    if (typeof email === 'string') limits.push([`sign-in-email:${email.trim().toLowerCase().slice(0, 254)}`, config.rateLimitSignIn]);
+    for (const [key, max] of limits) {
+      if (max === 0) continue;
+      const state = await counters.passwords.add(key, 1, WINDOW_MS);
+      const retryAfter = limitHeaders(reply, max, state);
+      if (retryAfter !== undefined) throw BriefError.tooManyRequests(retryAfter);
+    }
+  };
+
   app.addHook('onRoute', (route) => {
     switch (route.config?.limit) {
+      case 'sign-in':
+        if (config.rateLimitSignIn > 0 || config.rateLimitSignInAddress > 0) {
+          addHook(route, 'preHandler', signInLimit);
+          document(route, 429, errorResponse(429));
+        }
+        return;
       case 'password':
         if (config.rateLimitPassword > 0 || config.rateLimitPasswordAddress > 0) {
           addHook(route, 'preHandler', passwordLimit);

@@ -13,7 +13,7 @@ export const LINK_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 // biome-ignore format: a list of words reads best as lines of words
 export const RESERVED_SLUGS = new Set([
   'v1', 'v2', 'v3', 'api', 'admin', 'health', 'healthz', 'ready', 'readyz', 'live', 'livez', 'metrics',
-  'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app',
+  'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app', 'auth',
 ]);
 
 // Random bytes drawn 4 KB at a time: one call into the CSPRNG per ~500 codes instead of one

@@ -1,4 +1,5 @@
 import type { Caller } from '../accounts/account-service.js';
+import { requireRole } from '../accounts/roles.js';
 import type { Config, ShortDomain } from '../config.js';
 import type { DomainService, ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
@@ -66,6 +67,7 @@ export class LinkService {
 
   /** Makes a link, or with reuseExisting finds the caller's existing one; see LinkInput. */
   async create(caller: Caller, input: LinkInput): Promise<MadeLink> {
+    requireRole(caller, 'links:write');
     const plan = await this.plan(caller, checkLinkInput(input, this.config.allowUrlCredentials));
     if ('found' in plan) return plan.found;
     return this.settle(plan, await this.store.create(plan.link, () => generateCode(plan.domain.codeLength)));
@@ -80,6 +82,7 @@ export class LinkService {
    * database outage fails the request.
    */
   async createMany(caller: Caller, items: readonly unknown[]): Promise<Array<MadeLink | RefusedItem>> {
+    requireRole(caller, 'links:write');
     const inputs = checkBulkItems(items, this.config.allowUrlCredentials);
     const refuse = (input: CheckedLink, error: unknown): RefusedItem => {
       if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR') return { url: input.url.href, error };
@@ -169,7 +172,10 @@ export class LinkService {
   /** DELETE /v2/links/{link}: only the owner may delete; anything else is "not found". */
   async delete(caller: Caller, reference: string): Promise<void> {
     const link = await this.find(reference, caller.accountId);
-    if (!link || !(await this.store.markDeleted(link))) throw BriefError.notFound();
+    if (!link) throw BriefError.notFound();
+    // After the lookup: another workspace's link stays "not found" to a role that may not delete.
+    requireRole(caller, 'links:write');
+    if (!(await this.store.markDeleted(link))) throw BriefError.notFound();
     this.changes.announce(link.domain, link.key);
   }
 
@@ -201,6 +207,7 @@ export class LinkService {
   async edit(caller: Caller, domain: string, key: string, edit: EditBody): Promise<PlacedLink & { clicks: number }> {
     const link = await this.find(`${domain}/${key}`, caller.accountId);
     if (!link) throw BriefError.notFound();
+    requireRole(caller, 'links:write');
     const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = {};
     if (edit.url !== undefined) {
       const url = linkDestination(edit.url, this.config.allowUrlCredentials);

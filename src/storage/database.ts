@@ -9,6 +9,7 @@ import { type Connection, type ConnectionOptions, type Dialect, openConnection }
 import { SqlDomainStore } from './domain-store.js';
 import { type ImportStore, SqlImportStore } from './import-store.js';
 import { SqlLinkStore } from './link-store.js';
+import { SqlPeopleStore } from './people-store.js';
 import type { AccountStore } from './stores/accounts.js';
 import type { AnalyticsStore } from './stores/analytics.js';
 import type { BlocklistStore } from './stores/blocklist.js';
@@ -16,6 +17,7 @@ import type { LinkChangeStore } from './stores/changes.js';
 import type { ClickStore } from './stores/clicks.js';
 import type { DomainStore } from './stores/domains.js';
 import type { LinkStore } from './stores/links.js';
+import type { PeopleStore } from './stores/people.js';
 import type { Tables } from './tables.js';
 
 export type { Dialect } from './connection.js';
@@ -32,6 +34,7 @@ export interface Database {
   readonly changes: LinkChangeStore;
   readonly clicks: ClickStore;
   readonly accounts: AccountStore;
+  readonly people: PeopleStore;
   readonly domains: DomainStore;
   readonly analytics: AnalyticsStore;
   readonly blocklist: BlocklistStore;
@@ -51,6 +54,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     changes: new SqlLinkChangeStore(connection),
     clicks: new SqlClickStore(connection),
     accounts: new SqlAccountStore(connection),
+    people: new SqlPeopleStore(connection),
     domains: new SqlDomainStore(connection),
     analytics: new SqlAnalyticsStore(connection),
     blocklist: new SqlBlocklistStore(connection),

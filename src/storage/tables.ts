@@ -151,6 +151,53 @@ export interface LinkImportTable {
   imported_at: number;
 }
 
+/** The roles a person has in a workspace, weakest first (accounts/roles.ts says what each may do). */
+export type RoleName = 'viewer' | 'member' | 'admin' | 'owner';
+
+/** A person who signs in (decision 0028). */
+export interface UserTable {
+  id: Generated<number>;
+  /** As given. */
+  email: string;
+  /** Lower-cased: unique, so an email is one user whatever its case. */
+  email_key: string;
+  display_name: string | null;
+  /** scrypt (accounts/user-passwords.ts); null until the person sets one. */
+  password_hash: string | null;
+  created_at: number;
+}
+
+/** A user's role in a workspace (an account). */
+export interface MembershipTable {
+  user_id: number;
+  account_id: number;
+  role: RoleName;
+  created_at: number;
+}
+
+/** A signed-in browser: the SHA-256 of its cookie's secret, never the secret. */
+export interface SessionTable {
+  id_hash: string;
+  user_id: number;
+  /** The workspace the session acts in (the switcher changes it). */
+  account_id: number;
+  created_at: number;
+  last_seen_at: number;
+}
+
+/** A one-time link that makes (or adds) a person to a workspace with a role. */
+export interface InvitationTable {
+  id: Generated<number>;
+  /** SHA-256 of the invitation's secret. */
+  token_hash: string;
+  account_id: number;
+  email: string;
+  role: RoleName;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Tables {
   accounts: AccountTable;
   tokens: TokenTable;
@@ -164,9 +211,16 @@ export interface Tables {
   click_rollup_marks: ClickRollupMarkTable;
   blocked_hosts: BlockedHostTable;
   link_imports: LinkImportTable;
+  users: UserTable;
+  memberships: MembershipTable;
+  sessions: SessionTable;
+  invitations: InvitationTable;
 }
 
 export type LinkRow = Selectable<LinkTable>;
 export type DomainRow = Selectable<DomainTable>;
 export type TokenRow = Selectable<TokenTable>;
 export type AccountRow = Selectable<AccountTable>;
+export type UserRow = Selectable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type InvitationRow = Selectable<InvitationTable>;

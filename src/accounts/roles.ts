@@ -1,0 +1,55 @@
+// What each role in a workspace may do (decision 0028). Each role may do all the roles below it
+// may, and more: a viewer reads links and analytics; a member also makes, edits and deletes the
+// workspace's links; an admin also manages tokens, members and domains; an owner also the
+// workspace itself. Reads are open to every role, so only changes are named here.
+import { BriefError } from '../errors.js';
+import type { RoleName } from '../storage/stores/people.js';
+
+export type Role = RoleName;
+
+/** Weakest first. */
+export const ROLES: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];
+
+/** A change a role may or may not make. */
+export type Action = 'links:write' | 'domains:write' | 'tokens:write' | 'members:write' | 'workspace:write';
+
+const LEAST_ROLE: Readonly<Record<Action, Role>> = {
+  'links:write': 'member',
+  'domains:write': 'admin',
+  'tokens:write': 'admin',
+  'members:write': 'admin',
+  'workspace:write': 'owner',
+};
+
+const WHAT: Readonly<Record<Action, string>> = {
+  'links:write': "make, edit or delete the workspace's links",
+  'domains:write': "manage the workspace's domains",
+  'tokens:write': "manage the workspace's tokens",
+  'members:write': "manage the workspace's members",
+  'workspace:write': 'change the workspace',
+};
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** Whether a role may make a change. */
+export function mayDo(role: Role, action: Action): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(LEAST_ROLE[action]);
+}
+
+/**
+ * Refuses a change the caller's role does not allow (403 E_FORBIDDEN): the caller sees the
+ * workspace's data, so the refusal may say why. A caller without a role (a workspace token, the
+ * anonymous account, the server's own callers) has every right it had before roles.
+ */
+export function requireRole(caller: { readonly role?: Role | undefined }, action: Action): void {
+  if (caller.role === undefined || mayDo(caller.role, action)) return;
+  throw BriefError.forbidden(`A ${caller.role} may not ${WHAT[action]}; this needs the ${LEAST_ROLE[action]} role or above`);
+}
+
+/** A role named by a person (the API, the CLI): one of the four, else a validation error. */
+export function parseRole(value: string, field = 'role'): Role {
+  if (isRole(value)) return value;
+  throw BriefError.invalid(field, 'enum', `The ${field} field must be one of ${ROLES.join(', ')}`);
+}

@@ -1,0 +1,230 @@
+// Password sign-in, sessions and the team (decision 0028), under /auth. Thin: each calls a service.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../accounts/account-service.js';
+import type { PeopleService } from '../accounts/people-service.js';
+import { parseRole } from '../accounts/roles.js';
+import type { SessionService } from '../accounts/sessions.js';
+import type { Config } from '../config.js';
+import { BriefError } from '../errors.js';
+import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
+import type { Authenticate } from '../http/auth.js';
+import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { clearedSessionCookie, SESSION_COOKIE, sessionCookie, sessionCookieOf } from '../http/session-cookie.js';
+import { AcceptBody, InvitationToken, InvitationView, InviteBody, MadeInvitation, Me, Members, SignInBody, Success, SwitchBody } from './schemas.js';
+
+const tags = ['sign-in and team'];
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface PeopleRouteDeps {
+  readonly config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>;
+  readonly sessions: SessionService;
+  readonly people: PeopleService;
+  readonly authenticate: Authenticate;
+  /** Refuses a cookie-authenticated request another site made (http/session-cookie.ts). */
+  readonly refuseCrossSite: (request: FastifyRequest) => void;
+}
+
+const cookieAuth = `A session cookie (\`${SESSION_COOKIE}\`) from \`POST /auth/sign-in\`, or a bearer token.`;
+
+export function peopleRoutes({ config, sessions, people, authenticate, refuseCrossSite }: PeopleRouteDeps) {
+  /** A signed-in person (a session, not a token). */
+  const signedIn = async (request: FastifyRequest): Promise<Caller> => {
+    const caller = await authenticate(request);
+    if (caller.userId === undefined) throw BriefError.unauthorized('Not signed in');
+    return caller;
+  };
+
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const options = { serializerCompiler: documentedOnly };
+
+    app.post(
+      '/auth/sign-in',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Sign in with an email and password',
+          description:
+            'Starts a session: its cookie is HttpOnly, SameSite=Lax, Secure under https. A wrong password and an unknown email ' +
+            'get the same answer. Attempts are limited per client address and per email (429).',
+          tags,
+          security: NO_AUTH,
+          body: SignInBody,
+          response: {
+            200: Me,
+            ...errorResponses(400, 500, 503),
+            401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: wrong email or password.' }),
+          },
+        },
+      },
+      async (request, reply) => {
+        refuseCrossSite(request);
+        const session = await sessions.signIn(request.body.email, request.body.password);
+        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
+        return sessions.whoIs({ accountId: session.accountId, anonymous: false, userId: session.userId });
+      },
+    );
+
+    app.post(
+      '/auth/sign-out',
+      {
+        ...options,
+        schema: {
+          summary: 'Sign out',
+          description: 'Ends the session on the server (its cookie signs nobody in any more, even if kept) and clears the cookie.',
+          tags,
+          security: NO_AUTH,
+          response: { 200: Success, ...errorResponses(400, 500, 503) },
+        },
+      },
+      async (request, reply) => {
+        const session = sessionCookieOf(request);
+        if (session) {
+          refuseCrossSite(request);
+          await sessions.signOut(session);
+        }
+        reply.header('set-cookie', clearedSessionCookie(config, request));
+        return { success: true as const };
+      },
+    );
+
+    app.get(
+      '/auth/me',
+      {
+        ...options,
+        schema: {
+          summary: 'Who is signed in',
+          description: 'The person, the workspace the session acts in and its role, and every workspace of the person.',
+          tags,
+          security: REQUIRED_AUTH,
+          response: { 200: Me, ...errorResponses(400, 401, 500, 503) },
+        },
+      },
+      async (request) => sessions.whoIs(await signedIn(request)),
+    );
+
+    app.post(
+      '/auth/workspace',
+      {
+        ...options,
+        schema: {
+          summary: 'Switch workspace',
+          description: 'Moves the session to another of the person’s workspaces (by its workspaceId); any other is 404.',
+          tags,
+          security: REQUIRED_AUTH,
+          body: SwitchBody,
+          response: { 200: Me, ...errorResponses(400, 401, 500, 503), 404: errorResponse(404, { examples: 'workspaceNotFound' }) },
+        },
+      },
+      async (request) => {
+        const caller = await signedIn(request);
+        const session = sessionCookieOf(request)!;
+        await sessions.switchWorkspace(session, caller.userId!, request.body.workspaceId);
+        return sessions.whoIs((await sessions.callerFor(session)) ?? caller);
+      },
+    );
+
+    app.get(
+      '/auth/members',
+      {
+        ...options,
+        config: { limit: 'read' },
+        schema: {
+          summary: "The workspace's members",
+          description: cookieAuth,
+          tags,
+          security: REQUIRED_AUTH,
+          response: { 200: Members, ...errorResponses(400, 401, 500, 503) },
+        },
+      },
+      async (request) => {
+        const caller = await authenticate(request);
+        if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
+        return people.members(caller);
+      },
+    );
+
+    app.post(
+      '/auth/invitations',
+      {
+        ...options,
+        config: { limit: 'read' },
+        schema: {
+          summary: 'Invite someone',
+          description:
+            `${cookieAuth} An admin (an owner, for the owner role) invites an email with a role; the answer's one-time link, ` +
+            'valid 7 days, lets its holder set a password and join.',
+          tags,
+          security: REQUIRED_AUTH,
+          body: InviteBody,
+          response: {
+            200: MadeInvitation,
+            ...errorResponses(400, 401, 500, 503),
+            403: errorResponse(403),
+            422: errorResponse(422, { examples: 'inviteValidation' }),
+          },
+        },
+      },
+      async (request) => {
+        const caller = await authenticate(request);
+        const made = await people.invite(caller, request.body.email, parseRole(request.body.role));
+        return { ...made, expiresAt: iso(made.expiresAt) };
+      },
+    );
+
+    app.post(
+      '/auth/invitation',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'An invitation, by its secret',
+          description: 'Who it is for, which workspace and role: for the page that accepts it. Unknown is 404; used or expired is 422.',
+          tags,
+          security: NO_AUTH,
+          body: InvitationToken,
+          response: {
+            200: InvitationView,
+            ...errorResponses(400, 500, 503),
+            404: errorResponse(404, { examples: 'invitationNotFound' }),
+            422: errorResponse(422, { examples: 'invitationValidation' }),
+          },
+        },
+      },
+      async (request) => {
+        const found = await people.invitation(request.body.token);
+        return { email: found.email, workspace: found.accountName, role: found.role, expiresAt: iso(found.expiresAt) };
+      },
+    );
+
+    app.post(
+      '/auth/invitation/accept',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Accept an invitation',
+          description: 'Sets the person’s password (at least 10 characters), joins the workspace with the role and signs in. Once only.',
+          tags,
+          security: NO_AUTH,
+          body: AcceptBody,
+          response: {
+            200: Me,
+            ...errorResponses(400, 500, 503),
+            404: errorResponse(404, { examples: 'invitationNotFound' }),
+            422: errorResponse(422, { examples: 'invitationValidation' }),
+          },
+        },
+      },
+      async (request, reply) => {
+        refuseCrossSite(request);
+        const { userId, accountId } = await people.accept(request.body.token, request.body.password, request.body.displayName);
+        const session = await sessions.start(userId, accountId);
+        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
+        return sessions.whoIs({ accountId, anonymous: false, userId });
+      },
+    );
+  };
+}

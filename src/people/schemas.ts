@@ -1,0 +1,79 @@
+// The sign-in and team calls' shapes, defined once: validation, types and the API document.
+import { type Static, Type } from '@sinclair/typebox';
+
+const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')], {
+  description: 'owner: everything; admin: also tokens, members and domains; member: also makes, edits and deletes links; viewer: reads.',
+});
+
+export const SignInBody = Type.Object(
+  {
+    email: Type.String({ maxLength: 1000, examples: ['ada@example.com'] }),
+    password: Type.String({ maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+export type SignInBody = Static<typeof SignInBody>;
+
+const Workspace = Type.Object(
+  {
+    id: Type.String({ description: "v3's workspaceId" }),
+    name: Type.String(),
+    role: Role,
+  },
+  { additionalProperties: false },
+);
+
+export const Me = Type.Object(
+  {
+    user: Type.Object({ email: Type.String(), displayName: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }),
+    workspace: Workspace,
+    workspaces: Type.Array(Workspace, { description: 'Every workspace of the person, for a switcher.' }),
+  },
+  { additionalProperties: false, description: 'Who is signed in, in which workspace, with which role.' },
+);
+export type Me = Static<typeof Me>;
+
+export const SwitchBody = Type.Object({ workspaceId: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+
+export const InvitationToken = Type.Object({ token: Type.String({ maxLength: 512 }) }, { additionalProperties: false });
+
+export const AcceptBody = Type.Object(
+  {
+    token: Type.String({ maxLength: 512 }),
+    password: Type.String({ maxLength: 1024 }),
+    displayName: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export const InvitationView = Type.Object(
+  {
+    email: Type.String(),
+    workspace: Type.String(),
+    role: Role,
+    expiresAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const InviteBody = Type.Object(
+  { email: Type.String({ maxLength: 1000 }), role: Type.String({ maxLength: 20, examples: ['member'] }) },
+  { additionalProperties: false },
+);
+
+export const MadeInvitation = Type.Object(
+  {
+    link: Type.String({ description: 'The one-time link to hand over (Brief sends no mail); valid 7 days.' }),
+    email: Type.String(),
+    workspace: Type.String(),
+    role: Role,
+    expiresAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Members = Type.Array(
+  Type.Object({ email: Type.String(), displayName: Type.Union([Type.String(), Type.Null()]), role: Role }, { additionalProperties: false }),
+);
+
+export const Success = Type.Object({ success: Type.Literal(true) }, { additionalProperties: false });

@@ -1,0 +1,258 @@
+import type { Kysely } from 'kysely';
+import type { Connection } from './connection.js';
+import type {
+  InvitationRecord,
+  MembershipRecord,
+  NewUser,
+  PeopleStore,
+  RoleName,
+  SessionRecord,
+  UserCredentials,
+  UserRecord,
+} from './stores/people.js';
+import type { Tables, UserRow } from './tables.js';
+
+const toUser = (row: UserRow): UserRecord => ({
+  id: row.id,
+  email: row.email,
+  displayName: row.display_name,
+  hasPassword: row.password_hash !== null,
+  createdAt: row.created_at,
+});
+
+/** Emails are one user whatever their case. */
+export const emailKey = (email: string): string => email.toLowerCase();
+
+export class SqlPeopleStore implements PeopleStore {
+  constructor(private readonly connection: Connection) {}
+
+  async createUser(user: NewUser, accountId: number, role: RoleName): Promise<UserRecord | undefined> {
+    return this.connection.write(async (db) => {
+      const row = await insertUser(db, user);
+      if (!row) return undefined;
+      await db.insertInto('memberships').values({ user_id: row.id, account_id: accountId, role, created_at: Date.now() }).execute();
+      return toUser(row);
+    });
+  }
+
+  async userByEmail(email: string): Promise<UserCredentials | undefined> {
+    const row = await this.connection.db.selectFrom('users').selectAll().where('email_key', '=', emailKey(email)).executeTakeFirst();
+    return row && { ...toUser(row), passwordHash: row.password_hash };
+  }
+
+  async userById(id: number): Promise<UserRecord | undefined> {
+    const row = await this.connection.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async listUsers(accountId?: number): Promise<Array<UserRecord & { memberships: MembershipRecord[] }>> {
+    let query = this.connection.db
+      .selectFrom('users')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
+      .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+      .selectAll('users')
+      .select(['memberships.account_id', 'memberships.role', 'accounts.name as account_name'])
+      .orderBy('users.email_key')
+      .orderBy('accounts.name');
+    if (accountId !== undefined) query = query.where('memberships.account_id', '=', accountId);
+    const rows = await query.execute();
+    const users = new Map<number, UserRecord & { memberships: MembershipRecord[] }>();
+    for (const row of rows) {
+      let user = users.get(row.id);
+      if (!user) users.set(row.id, (user = { ...toUser(row), memberships: [] }));
+      user.memberships.push({ accountId: row.account_id, accountName: row.account_name, role: row.role });
+    }
+    return [...users.values()];
+  }
+
+  async removeUser(id: number): Promise<boolean> {
+    return this.connection.write(async (db) => {
+      // Explicitly, not only by cascade: SQLite enforces foreign keys per connection.
+      await db.deleteFrom('sessions').where('user_id', '=', id).execute();
+      await db.deleteFrom('memberships').where('user_id', '=', id).execute();
+      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  async membershipsOf(userId: number): Promise<MembershipRecord[]> {
+    const rows = await this.connection.db
+      .selectFrom('memberships')
+      .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+      .select(['memberships.account_id', 'memberships.role', 'accounts.name'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy('accounts.name')
+      .execute();
+    return rows.map((row) => ({ accountId: row.account_id, accountName: row.name, role: row.role }));
+  }
+
+  async roleIn(userId: number, accountId: number): Promise<RoleName | undefined> {
+    const row = await this.connection.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('user_id', '=', userId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row?.role;
+  }
+
+  async addSession(session: { idHash: string; userId: number; accountId: number; now: number }): Promise<void> {
+    await this.connection.write((db) =>
+      db
+        .insertInto('sessions')
+        .values({
+          id_hash: session.idHash,
+          user_id: session.userId,
+          account_id: session.accountId,
+          created_at: session.now,
+          last_seen_at: session.now,
+        })
+        .execute(),
+    );
+  }
+
+  async sessionByHash(idHash: string): Promise<SessionRecord | undefined> {
+    // One read: the session with the user's role in its workspace now.
+    const row = await this.connection.db
+      .selectFrom('sessions')
+      .innerJoin('memberships', (join) =>
+        join.onRef('memberships.user_id', '=', 'sessions.user_id').onRef('memberships.account_id', '=', 'sessions.account_id'),
+      )
+      .select(['sessions.user_id', 'sessions.account_id', 'sessions.created_at', 'sessions.last_seen_at', 'memberships.role'])
+      .where('sessions.id_hash', '=', idHash)
+      .executeTakeFirst();
+    return row && { userId: row.user_id, accountId: row.account_id, role: row.role, createdAt: row.created_at, lastSeenAt: row.last_seen_at };
+  }
+
+  async touchSession(idHash: string, now: number): Promise<void> {
+    await this.connection.write((db) => db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute());
+  }
+
+  async switchSession(idHash: string, accountId: number): Promise<void> {
+    await this.connection.write((db) => db.updateTable('sessions').set({ account_id: accountId }).where('id_hash', '=', idHash).execute());
+  }
+
+  async removeSession(idHash: string): Promise<void> {
+    await this.connection.write((db) => db.deleteFrom('sessions').where('id_hash', '=', idHash).execute());
+  }
+
+  async addInvitation(invitation: {
+    tokenHash: string;
+    accountId: number;
+    email: string;
+    role: RoleName;
+    now: number;
+    expiresAt: number;
+  }): Promise<InvitationRecord> {
+    const row = await this.connection.write((db) =>
+      db
+        .insertInto('invitations')
+        .values({
+          token_hash: invitation.tokenHash,
+          account_id: invitation.accountId,
+          email: invitation.email,
+          role: invitation.role,
+          created_at: invitation.now,
+          expires_at: invitation.expiresAt,
+          used_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    );
+    const found = await this.invitationById(row.id);
+    if (!found) throw new Error('the invitation just made is not there');
+    return found;
+  }
+
+  async invitationByHash(tokenHash: string): Promise<InvitationRecord | undefined> {
+    return this.invitationWhere('token_hash', tokenHash);
+  }
+
+  private invitationById(id: number): Promise<InvitationRecord | undefined> {
+    return this.invitationWhere('id', id);
+  }
+
+  private async invitationWhere(column: 'id' | 'token_hash', value: string | number): Promise<InvitationRecord | undefined> {
+    const row = await this.connection.db
+      .selectFrom('invitations')
+      .innerJoin('accounts', 'accounts.id', 'invitations.account_id')
+      .selectAll('invitations')
+      .select('accounts.name as account_name')
+      .where(`invitations.${column}`, '=', value)
+      .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        accountId: row.account_id,
+        accountName: row.account_name,
+        email: row.email,
+        role: row.role,
+        expiresAt: row.expires_at,
+        usedAt: row.used_at,
+      }
+    );
+  }
+
+  async acceptInvitation(
+    tokenHash: string,
+    now: number,
+    user: NewUser,
+  ): Promise<{ user: UserRecord; accountId: number; role: RoleName } | 'used' | 'taken'> {
+    return this.connection
+      .write(async (db) => {
+        // The update is the claim: of two that accept at once, one changes the row.
+        const claimed = await db
+          .updateTable('invitations')
+          .set({ used_at: now })
+          .where('token_hash', '=', tokenHash)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', now)
+          .returning(['account_id', 'role'])
+          .executeTakeFirst();
+        if (!claimed) return 'used';
+        let row = await db.selectFrom('users').selectAll().where('email_key', '=', emailKey(user.email)).executeTakeFirst();
+        if (row && row.password_hash !== null && user.passwordHash !== null) {
+          // Someone who already has a password joins with it, never a second one set by the link.
+          throw new TakenEmail();
+        }
+        if (!row) row = await insertUser(db, user);
+        else if (user.passwordHash !== null) {
+          row = await db
+            .updateTable('users')
+            .set({ password_hash: user.passwordHash, display_name: user.displayName ?? row.display_name })
+            .where('id', '=', row.id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        }
+        if (!row) throw new Error('the invited user could not be made');
+        await db
+          .insertInto('memberships')
+          .values({ user_id: row.id, account_id: claimed.account_id, role: claimed.role, created_at: now })
+          .onConflict((oc) => oc.columns(['user_id', 'account_id']).doUpdateSet({ role: claimed.role }))
+          .execute();
+        return { user: toUser(row), accountId: claimed.account_id, role: claimed.role };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof TakenEmail) return 'taken' as const;
+        throw error;
+      });
+  }
+}
+
+/** Thrown inside the transaction to undo the claim of an invitation whose email has a password already. */
+class TakenEmail extends Error {}
+
+function insertUser(db: Kysely<Tables>, user: NewUser): Promise<UserRow | undefined> {
+  return db
+    .insertInto('users')
+    .values({
+      email: user.email,
+      email_key: emailKey(user.email),
+      display_name: user.displayName,
+      password_hash: user.passwordHash,
+      created_at: Date.now(),
+    })
+    .onConflict((oc) => oc.column('email_key').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}

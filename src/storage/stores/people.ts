@@ -1,0 +1,89 @@
+// The people's contract (decision 0028): users, their roles in workspaces (accounts), sessions and
+// invitations. Secrets (session ids, invitation links) are stored by hash; passwords as scrypt.
+import type { RoleName } from '../tables.js';
+
+export type { RoleName } from '../tables.js';
+
+export interface UserRecord {
+  readonly id: number;
+  readonly email: string;
+  readonly displayName: string | null;
+  readonly hasPassword: boolean;
+  readonly createdAt: number;
+}
+
+/** A user with its password hash, for sign-in only. */
+export interface UserCredentials extends UserRecord {
+  readonly passwordHash: string | null;
+}
+
+export interface MembershipRecord {
+  readonly accountId: number;
+  readonly accountName: string;
+  readonly role: RoleName;
+}
+
+export interface SessionRecord {
+  readonly userId: number;
+  readonly accountId: number;
+  /** The user's role in the session's workspace now (a role changed or removed counts at once). */
+  readonly role: RoleName;
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+}
+
+export interface InvitationRecord {
+  readonly id: number;
+  readonly accountId: number;
+  readonly accountName: string;
+  readonly email: string;
+  readonly role: RoleName;
+  readonly expiresAt: number;
+  readonly usedAt: number | null;
+}
+
+export interface NewUser {
+  readonly email: string;
+  readonly displayName: string | null;
+  readonly passwordHash: string | null;
+}
+
+export interface PeopleStore {
+  /** A new user with a role in a workspace, in one transaction; undefined when the email is taken. */
+  createUser(user: NewUser, accountId: number, role: RoleName): Promise<UserRecord | undefined>;
+  userByEmail(email: string): Promise<UserCredentials | undefined>;
+  userById(id: number): Promise<UserRecord | undefined>;
+  /** Every user, or a workspace's members, with their memberships. */
+  listUsers(accountId?: number): Promise<Array<UserRecord & { memberships: MembershipRecord[] }>>;
+  /** Removes a user with its memberships and sessions; false when there is none. */
+  removeUser(id: number): Promise<boolean>;
+  membershipsOf(userId: number): Promise<MembershipRecord[]>;
+  roleIn(userId: number, accountId: number): Promise<RoleName | undefined>;
+
+  addSession(session: { idHash: string; userId: number; accountId: number; now: number }): Promise<void>;
+  sessionByHash(idHash: string): Promise<SessionRecord | undefined>;
+  touchSession(idHash: string, now: number): Promise<void>;
+  /** Moves a session to another workspace the user belongs to. */
+  switchSession(idHash: string, accountId: number): Promise<void>;
+  removeSession(idHash: string): Promise<void>;
+
+  addInvitation(invitation: {
+    tokenHash: string;
+    accountId: number;
+    email: string;
+    role: RoleName;
+    now: number;
+    expiresAt: number;
+  }): Promise<InvitationRecord>;
+  invitationByHash(tokenHash: string): Promise<InvitationRecord | undefined>;
+  /**
+   * Uses an invitation once, in one transaction: marks it used (only if unused and unexpired at `now`),
+   * makes its user (or sets the password of one who has none) and gives the role. `used` when someone
+   * else used it first or it expired meanwhile; `taken` when the email already has a password.
+   */
+  acceptInvitation(
+    tokenHash: string,
+    now: number,
+    user: NewUser,
+  ): Promise<{ user: UserRecord; accountId: number; role: RoleName } | 'used' | 'taken'>;
+}

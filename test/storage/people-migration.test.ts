@@ -1,0 +1,53 @@
+// Migration 0014 on a database made by the schema before it: today's accounts are the workspaces
+// (same ids), their tokens keep working with every right, and the new tables hold their invariants.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { AccountService } from '../../src/accounts/account-service.js';
+import { knownMigrations, migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
+import { dialects, openTestDatabase } from '../support/database.js';
+
+const PEOPLE = '0014-people';
+const BEFORE = knownMigrations()[knownMigrations().indexOf(PEOPLE) - 1]!;
+
+for (const dialect of dialects) {
+  describe(`migration 0014: people (${dialect})`, () => {
+    it('keeps every account as a workspace and every token with full rights', async () => {
+      const { database, cleanup } = await openTestDatabase(dialect, { migrate: false });
+      try {
+        await migrateUpTo(database, BEFORE);
+        const before = new AccountService(database.accounts);
+        const account = await before.create('team');
+        const { token } = await before.createToken('team');
+        const applied = await migrateToLatest(database);
+        assert.ok(applied.includes(PEOPLE), applied.join(', '));
+
+        const accounts = new AccountService(database.accounts);
+        const caller = await accounts.callerForToken(token);
+        assert.equal(caller?.accountId, account.id);
+        assert.equal(caller?.role, 'owner');
+        assert.deepEqual(await database.people.listUsers(), []);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    it('makes an email one user whatever its case, and refuses a role that is not one', async () => {
+      const { database, cleanup } = await openTestDatabase(dialect);
+      try {
+        const account = await new AccountService(database.accounts).create('crew');
+        const first = await database.people.createUser({ email: 'Ada@Example.com', displayName: null, passwordHash: null }, account.id, 'admin');
+        assert.equal(first?.email, 'Ada@Example.com');
+        const again = await database.people.createUser({ email: 'ada@example.COM', displayName: null, passwordHash: null }, account.id, 'viewer');
+        assert.equal(again, undefined);
+        assert.equal((await database.people.userByEmail('ADA@example.com'))?.id, first?.id);
+        const other = await new AccountService(database.accounts).create('crew-2');
+        await assert.rejects(
+          sql`insert into memberships (user_id, account_id, role, created_at) values (${first!.id}, ${other.id}, 'king', 0)`.execute(database.db),
+        );
+      } finally {
+        await cleanup();
+      }
+    });
+  });
+}
