@@ -176,8 +176,10 @@ for (const dialect of dialects) {
         const remove = await ctx.t.app.inject({ method: 'DELETE', url: `/v3/shorten/${domain}/${slug}`, headers });
         assert.deepEqual([read.statusCode, edit.statusCode, remove.statusCode], [404, 404, 404], role);
       }
-      const listed = (await ctx.t.app.inject({ url: '/v3/shorten/list', headers: people.owner.headers })).json() as { links: Array<{ url: string }> };
-      assert.ok(!listed.links.some((l) => l.url === 'https://example.com/theirs'));
+      const listed = (await ctx.t.app.inject({ url: '/v3/shorten/list', headers: people.owner.headers })).json() as {
+        links: Array<{ originalUrl: string }>;
+      };
+      assert.ok(!listed.links.some((l) => l.originalUrl === 'https://example.com/theirs'));
       const other = await ctx.t.app.inject({
         url: `/v3/shorten/list?workspaceId=${'0'.repeat(8)}-0000-5000-8000-${'0'.repeat(12)}`,
         headers: people.owner.headers,
