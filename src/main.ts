@@ -7,6 +7,7 @@ import { domainCommands } from './cli/domain-commands.js';
 import { exportCommands } from './cli/export-commands.js';
 import { importCommands } from './cli/import-commands.js';
 import { linkCommands } from './cli/link-commands.js';
+import { userCommands } from './cli/user-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BriefError } from './errors.js';
 import { serve } from './serve.js';
@@ -94,6 +95,7 @@ token
 
 domainCommands(program);
 linkCommands(program);
+userCommands(program);
 backupCommands(program);
 exportCommands(program);
 importCommands(program);

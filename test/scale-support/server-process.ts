@@ -106,8 +106,12 @@ export class ServerProcess {
   }
 }
 
-/** Runs one `brief …` CLI command to completion. */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs one `brief …` CLI command to completion; `input`, when given, is its standard input. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
     let stdout = '';
@@ -116,6 +120,7 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
   });
 }
 

@@ -1,0 +1,88 @@
+// `brief user create|list|remove` as real processes beside a running server: a first user made with
+// a password from standard input signs in; one made without gets a one-time link that works once;
+// bad input is one line and makes nothing; a removed user's sessions end at once.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { request, runCli, ServerProcess } from '../scale-support/server-process.js';
+
+const ORIGIN = 'http://short.test';
+
+describe('people from the CLI', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-user-cli-'));
+  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, BASE_URL: ORIGIN };
+  let server: ServerProcess;
+
+  const cli = async (args: string[], input?: string) => {
+    const result = await runCli(args, env, input);
+    assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
+  };
+  const cliFails = async (pattern: RegExp, args: string[], input?: string) => {
+    const result = await runCli(args, env, input);
+    assert.equal(result.code, 1, `brief ${args.join(' ')} should fail: ${result.stdout}`);
+    assert.match(result.stderr.trim(), pattern);
+    assert.equal(result.stderr.trim().split('\n').length, 1, 'one line');
+  };
+  const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    request(server.port, 'POST', url, { 'content-type': 'application/json', origin: ORIGIN, ...headers }, JSON.stringify(body));
+  const signIn = async (email: string, password: string) => {
+    const response = await post('/auth/sign-in', { email, password });
+    assert.equal(response.status, 200, response.body);
+    const cookie = /brief_session=[A-Za-z0-9_-]+/.exec(String(response.headers['set-cookie']))![0];
+    return { cookie, me: response.json() };
+  };
+
+  before(async () => {
+    server = await ServerProcess.start(env);
+  });
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('makes a first user with a password from standard input, owner of a workspace named after the email', async () => {
+    const out = await cli(['user', 'create', 'ada@example.com', '--password-stdin'], 'a very good password\n');
+    assert.match(out, /created user ada@example.com \(owner of ada@example.com\)/);
+    const { me } = await signIn('ada@example.com', 'a very good password');
+    assert.equal(me.workspace.name, 'ada@example.com');
+    assert.equal(me.workspace.role, 'owner');
+  });
+
+  it('prints a one-time link without --password-stdin; the link sets the password, once', async () => {
+    const out = await cli(['user', 'create', 'bob@example.com', '--role', 'viewer', '--workspace', 'ada@example.com']);
+    const link = out.trim().split('\n').at(-1)!;
+    assert.match(link, /^http:\/\/short\.test\/app\/invitation#brf_/);
+    const token = link.slice(link.indexOf('#') + 1);
+    const accepted = await post('/auth/invitation/accept', { token, password: 'bobs long password' });
+    assert.equal(accepted.status, 200, accepted.body);
+    assert.equal(accepted.json().workspace.role, 'viewer');
+    const again = await post('/auth/invitation/accept', { token, password: 'another long password' });
+    assert.equal(again.status, 422);
+    const listed = await cli(['user', 'list']);
+    assert.match(listed, /ada@example\.com\s+ada@example\.com:owner\s+set/);
+    assert.match(listed, /bob@example\.com\s+ada@example\.com:viewer\s+set/);
+  });
+
+  it('refuses bad input in one line and makes nothing', async () => {
+    const users = await cli(['user', 'list']);
+    const accounts = await cli(['account', 'list']);
+    await cliFails(/email field must be an email address/, ['user', 'create', 'not-an-email', '--password-stdin'], 'a very good password');
+    await cliFails(/at least 10 characters/, ['user', 'create', 'carol@example.com', '--password-stdin', '--workspace', 'newteam'], 'short');
+    await cliFails(/role field must be one of viewer, member, admin, owner/, ['user', 'create', 'carol@example.com', '--role', 'king']);
+    await cliFails(/already exists/, ['user', 'create', 'ADA@example.com', '--password-stdin'], 'a very good password');
+    await cliFails(/No user with the email nobody@example.com/, ['user', 'remove', 'nobody@example.com']);
+    assert.equal(await cli(['user', 'list']), users);
+    assert.equal(await cli(['account', 'list']), accounts);
+  });
+
+  it('removes a user: their session ends at once', async () => {
+    const { cookie } = await signIn('bob@example.com', 'bobs long password');
+    assert.equal((await request(server.port, 'GET', '/auth/me', { cookie })).status, 200);
+    await cli(['user', 'remove', 'bob@example.com']);
+    assert.equal((await request(server.port, 'GET', '/auth/me', { cookie })).status, 401);
+    assert.doesNotMatch(await cli(['user', 'list']), /bob@example\.com/);
+  });
+});
