@@ -58,8 +58,8 @@ export class SqlPeopleStore implements PeopleStore {
     const rows = await query.execute();
     const users = new Map<number, UserRecord & { memberships: MembershipRecord[] }>();
     for (const row of rows) {
-      let user = users.get(row.id);
-      if (!user) users.set(row.id, (user = { ...toUser(row), memberships: [] }));
+      const user = users.get(row.id) ?? { ...toUser(row), memberships: [] };
+      users.set(row.id, user);
       user.memberships.push({ accountId: row.account_id, accountName: row.account_name, role: row.role });
     }
     return [...users.values()];

@@ -1,7 +1,7 @@
 // People for HTTP tests: a user with a role in a workspace, signed in through POST /auth/sign-in.
 import type { InjectOptions } from 'fastify';
-import { hashUserPassword } from '../../src/accounts/user-passwords.js';
 import type { Role } from '../../src/accounts/roles.js';
+import { hashUserPassword } from '../../src/accounts/user-passwords.js';
 import { BASE_PREFIX, type TestApp, uniqueName } from './app.js';
 
 export const PASSWORD = 'correct horse battery';
