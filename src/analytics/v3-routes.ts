@@ -17,7 +17,7 @@ const clicksSchema = {
   querystring: ClicksQuery,
   response: {
     200: ClicksResult,
-    ...errorResponses(400, 500, 503),
+    ...errorResponses(400, 403, 500, 503),
     401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
     404: errorResponse(404, {
       examples: 'v3NotFound',

@@ -8,7 +8,7 @@ import { AddDomainBody, DomainPath, DomainSettingsBody, DomainSuccess, DomainsQu
 
 const tags = ['v3 domains'];
 const errors = {
-  ...errorResponses(400, 500, 503),
+  ...errorResponses(400, 403, 500, 503),
   401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
 };
 const workspaceNotFound = errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' });

@@ -16,7 +16,7 @@ const shortenSchema = {
   querystring: ShortenQuery,
   response: {
     200: LinkViewSchema,
-    ...errorResponses(400, 401, 422, 500, 503),
+    ...errorResponses(400, 401, 403, 422, 500, 503),
   },
 };
 
@@ -28,7 +28,7 @@ const deleteSchema = {
   params: DeleteParams,
   response: {
     200: Type.Object({ success: Type.Literal(true) }, { additionalProperties: false, examples: [{ success: true }], description: 'Deleted.' }),
-    ...errorResponses(400, 404, 500, 503),
+    ...errorResponses(400, 403, 404, 500, 503),
     401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.', examples: 'unauthorizedDelete' }),
   },
 };

@@ -23,7 +23,7 @@ import { toBulkResult, toListedLink, toOneLink, toShortenResult } from './v3-vie
 
 const tags = ['v3 links'];
 const accountErrors = {
-  ...errorResponses(400, 500, 503),
+  ...errorResponses(400, 403, 500, 503),
   401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
 };
 
@@ -42,7 +42,7 @@ const bulkSchema = {
   body: BulkBody,
   response: {
     200: BulkResult,
-    ...errorResponses(400, 401, 500, 503),
+    ...errorResponses(400, 401, 403, 500, 503),
     404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
     422: errorResponse(422, { examples: 'bulkValidation' }),
   },
@@ -56,7 +56,7 @@ const shortenSchema = {
   querystring: ShortenV3Query,
   response: {
     200: ShortenV3Result,
-    ...errorResponses(400, 401, 422, 500, 503),
+    ...errorResponses(400, 401, 403, 422, 500, 503),
     404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
   },
 };

@@ -153,6 +153,7 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
         await page.getByRole('button', { name: 'Shorten another' }).click();
         await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
         const dialog = page.getByRole('dialog', { name: 'Sign in' });
+        await dialog.getByRole('button', { name: 'Use an API token instead' }).click();
         await dialog.getByLabel('API token').fill('not-a-token');
         await dialog.getByRole('button', { name: 'Sign in' }).click();
         await dialog.locator('#token-error').waitFor();
@@ -390,6 +391,7 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
       // Its Sign in opens the sign-in dialog; once signed in, the notice goes and the same form shortens.
       await needsToken.getByRole('button', { name: 'Sign in' }).click();
       const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.getByRole('button', { name: 'Use an API token instead' }).click();
       await dialog.getByLabel('API token').fill(closedToken);
       await dialog.getByRole('button', { name: 'Sign in' }).click();
       await dialog.waitFor({ state: 'hidden' });

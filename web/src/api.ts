@@ -1,4 +1,5 @@
-// The only place the app talks to the server: Brief's own API (v2, v3), same origin, the token in a header.
+// The only place the app talks to the server: Brief's own API (v2, v3, /auth), same origin, the token in a
+// header or, for a signed-in person, the session cookie (sent by the browser; no script reads it).
 import type { ClicksQuery, ClicksResult, TopQuery, TopResult } from '../../src/analytics/schemas';
 import type { Range } from '../../src/analytics/time-series';
 import type { DomainPage, ListDomainsQuery } from '../../src/domains/schemas';
@@ -15,7 +16,7 @@ import type {
 } from '../../src/links/v3-schemas';
 import type { QrQuery } from '../../src/qr/schemas';
 import { itemField } from './item-field';
-import { currentToken } from './session';
+import { currentToken, type Me } from './session';
 
 /** One field's problem, as the API names it. */
 interface FieldProblem {
@@ -55,7 +56,8 @@ async function call<T>(method: string, path: string, options: { query?: Query; b
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      credentials: 'omit',
+      // The session cookie rides along without a token; with one, nothing but the token counts.
+      credentials: token ? 'omit' : 'same-origin',
     });
   } catch {
     throw new ApiError(0, 'E_NETWORK', 'The server could not be reached. Check your connection and try again.');
@@ -143,6 +145,12 @@ async function shortenInBody(input: NewLink): Promise<Shortened> {
 }
 
 export const api = {
+  /** Email and password: the server sets the session cookie and answers who is signed in. */
+  signIn: (email: string, password: string) => call<Me>('POST', '/auth/sign-in', { body: { email, password }, token: '' }),
+  /** Ends the session on the server (and its cookie). */
+  signOut: () => call<unknown>('POST', '/auth/sign-out', { token: '' }),
+  /** Who is signed in, or a 401 when nobody is. */
+  me: () => call<Me>('GET', '/auth/me', { token: '' }),
   domains: () => call<DomainPage>('GET', '/v2/shorten-domains', { query: { perPage: 500 } satisfies Partial<ListDomainsQuery> }),
   /** GET /v3/shorten as the v3 clients use it; with a password or an expiry, the bulk call (a body, not a URL). */
   shorten: (input: NewLink) =>

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from './api';
 import { AppLink } from './components/app-link';
 import { LinkPage } from './pages/link-page';
 import { MyLinksPage } from './pages/my-links';
 import { OverviewPage } from './pages/overview';
 import { ShortenPage } from './pages/shorten';
 import { navigate, paths, type Route, useRoute } from './router';
-import { signOut, useSignedIn } from './session';
+import { currentToken, setPerson, signOut, useSession } from './session';
 import { SignInDialog } from './sign-in';
 
 const TITLES: Record<Route['page'], string> = {
@@ -20,7 +21,7 @@ const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview']);
 
 export function App() {
   const route = useRoute();
-  const signedIn = useSignedIn();
+  const { signedIn, person } = useSession();
   const [signingIn, setSigningIn] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const title = route.page === 'link' ? `${route.domain}/${route.slug}` : TITLES[route.page];
@@ -32,6 +33,12 @@ export function App() {
     if (first.current) first.current = false;
     else heading.current?.focus();
   }, [title]);
+
+  // A person signed in earlier (the cookie lives on the server's side): asked once at load.
+  useEffect(() => {
+    if (currentToken() !== null) return;
+    api.me().then(setPerson, () => {});
+  }, []);
 
   const current = (page: Route['page']) => (route.page === page || (page === 'links' && route.page === 'link') ? 'page' : undefined);
 
@@ -59,11 +66,18 @@ export function App() {
             </>
           )}
         </nav>
+        {person && (
+          <p class="who">
+            Signed in as <strong>{person.user.displayName ?? person.user.email}</strong> in <strong>{person.workspace.name}</strong> (
+            {person.workspace.role})
+          </p>
+        )}
         {signedIn ? (
           <button
             type="button"
             class="secondary"
-            onClick={() => {
+            onClick={async () => {
+              if (person) await api.signOut().catch(() => {});
               signOut();
               navigate(paths.shorten);
             }}
@@ -82,7 +96,7 @@ export function App() {
         </h1>
         {NEEDS_TOKEN.has(route.page) && !signedIn ? (
           <div class="card">
-            <p>Sign in with an API token to see this page.</p>
+            <p>Sign in to see this page.</p>
             <button type="button" class="primary" onClick={() => setSigningIn(true)}>
               Sign in
             </button>

@@ -1,8 +1,14 @@
-// The API token: kept in this browser's local storage until "Sign out", and never put in a URL.
+// Who uses the app: a person signed in with a password (the server's HttpOnly session cookie, which no
+// script reads: the app only knows who it is from GET /auth/me), or an API token kept in this browser's
+// local storage until "Sign out" and never put in a URL. A signed-in person's browser keeps no token.
 import { useEffect, useState } from 'preact/hooks';
+import type { Me } from '../../src/people/schemas';
+
+export type { Me };
 
 const KEY = 'brief.token';
 const listeners = new Set<() => void>();
+let person: Me | null = null;
 
 function read(): string | null {
   try {
@@ -12,23 +18,47 @@ function read(): string | null {
   }
 }
 
+const notify = () => {
+  for (const listener of listeners) listener();
+};
+
 export const currentToken = (): string | null => read();
+export const currentPerson = (): Me | null => person;
 
 export function signIn(token: string): void {
   localStorage.setItem(KEY, token);
-  for (const listener of listeners) listener();
+  notify();
+}
+
+/** A person signed in (or found signed in at load): no token is kept beside the cookie. */
+export function setPerson(me: Me | null): void {
+  person = me;
+  if (me) {
+    try {
+      localStorage.removeItem(KEY);
+    } catch {
+      // storage disabled: nothing kept anyway
+    }
+  }
+  notify();
 }
 
 export function signOut(): void {
   localStorage.removeItem(KEY);
-  for (const listener of listeners) listener();
+  person = null;
+  notify();
 }
 
-/** Whether a token is kept, re-rendering on sign in and out (here, or in another tab). */
+/** Whether a token is kept or a person is signed in, re-rendering on sign in and out (here, or in another tab). */
 export function useSignedIn(): boolean {
-  const [signedIn, setSignedIn] = useState(() => read() !== null);
+  return useSession().signedIn;
+}
+
+export function useSession(): { signedIn: boolean; person: Me | null } {
+  const state = () => ({ signedIn: person !== null || read() !== null, person });
+  const [session, setSession] = useState(state);
   useEffect(() => {
-    const update = () => setSignedIn(read() !== null);
+    const update = () => setSession(state());
     listeners.add(update);
     const onStorage = (event: StorageEvent) => {
       if (event.key === KEY || event.key === null) update();
@@ -39,5 +69,5 @@ export function useSignedIn(): boolean {
       removeEventListener('storage', onStorage);
     };
   }, []);
-  return signedIn;
+  return session;
 }

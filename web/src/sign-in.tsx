@@ -2,13 +2,35 @@ import { useState } from 'preact/hooks';
 import { ApiError, api } from './api';
 import { Field } from './components/field';
 import { Modal } from './components/modal';
-import { signIn } from './session';
+import { setPerson, signIn } from './session';
 
-/** Asks for an API token, checks it with one API call, and keeps it (local storage) until Sign out. */
+/**
+ * Signs in with an email and password (the server keeps the session in an HttpOnly cookie), or with an API
+ * token, checked with one API call and kept (local storage) until Sign out. Errors are announced (role="alert").
+ */
 export function SignInDialog(props: { onDone: (signedIn: boolean) => void }) {
+  const [withToken, setWithToken] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const fail = (e: unknown) => {
+    setError(e instanceof ApiError ? e.message : 'Could not sign in.');
+    setBusy(false);
+  };
+  const submitPassword = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const email = String(form.get('email') ?? '').trim();
+    const password = String(form.get('password') ?? '');
+    if (email === '' || password === '') return setError('Enter your email and password.');
+    setBusy(true);
+    try {
+      setPerson(await api.signIn(email, password));
+      props.onDone(true);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  const submitToken = async (event: Event) => {
     event.preventDefault();
     const token = String(new FormData(event.currentTarget as HTMLFormElement).get('token') ?? '').trim();
     if (token === '') return setError('Enter an API token.');
@@ -18,25 +40,59 @@ export function SignInDialog(props: { onDone: (signedIn: boolean) => void }) {
       signIn(token);
       props.onDone(true);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not sign in.');
-      setBusy(false);
+      fail(e);
     }
   };
+  const switchTo = (token: boolean) => {
+    setWithToken(token);
+    setError(undefined);
+  };
+  const actions = (
+    <div class="dialog-actions">
+      <button type="button" class="secondary" onClick={() => props.onDone(false)}>
+        Cancel
+      </button>
+      <button type="submit" class="primary" disabled={busy}>
+        Sign in
+      </button>
+    </div>
+  );
   return (
     <Modal title="Sign in" onClose={() => props.onDone(false)}>
-      <form onSubmit={submit} noValidate>
-        <Field id="token" label="API token" error={error} hint="Made with: npx brief token create NAME. It stays in this browser until you sign out.">
-          {(aria) => <input {...aria} name="token" type="password" autoComplete="off" spellcheck={false} required />}
-        </Field>
-        <div class="dialog-actions">
-          <button type="button" class="secondary" onClick={() => props.onDone(false)}>
-            Cancel
+      {withToken ? (
+        <form onSubmit={submitToken} noValidate>
+          <Field
+            id="token"
+            label="API token"
+            error={error}
+            hint="Made with: npx brief token create NAME. It stays in this browser until you sign out."
+          >
+            {(aria) => <input {...aria} name="token" type="password" autoComplete="off" spellcheck={false} required />}
+          </Field>
+          {actions}
+          <button type="button" class="link-button" onClick={() => switchTo(false)}>
+            Use an email and password instead
           </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Sign in
+        </form>
+      ) : (
+        <form onSubmit={submitPassword} noValidate>
+          <Field id="email" label="Email">
+            {(aria) => <input {...aria} name="email" type="email" autoComplete="username" spellcheck={false} required />}
+          </Field>
+          <Field id="password" label="Password">
+            {(aria) => <input {...aria} name="password" type="password" autoComplete="current-password" required />}
+          </Field>
+          {error && (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          )}
+          {actions}
+          <button type="button" class="link-button" onClick={() => switchTo(true)}>
+            Use an API token instead
           </button>
-        </div>
-      </form>
+        </form>
+      )}
     </Modal>
   );
 }

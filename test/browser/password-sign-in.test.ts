@@ -1,0 +1,99 @@
+// Password sign-in in real Chromium against the built server as a process: a wrong password is
+// announced (role="alert") and keeps nobody signed in; the right one signs in with the session cookie
+// (no token kept in the browser), the header says who and in which workspace, the app's own API calls
+// work with the cookie, a reload stays signed in, and Sign out ends the session on the server.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
+import { assertAccessible, launchChromium, openPage, screenshot, WIDTHS } from './browser.js';
+
+const EMAIL = 'ada@example.com';
+const PASSWORD = 'a long enough password';
+
+describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
+  let dir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-people-'));
+    const port = await freePort();
+    const env = {
+      DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+    };
+    const invited = await runCli(env, 'user', 'create', EMAIL, '--workspace', 'acme');
+    assert.equal(invited.code, 0, invited.stderr);
+    const link = invited.stdout.trim().split('\n').at(-1)!;
+    const started = await Promise.allSettled([startServer(env).then((s) => (server = s)), launchChromium().then((b) => (browser = b))]);
+    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    const accepted = await fetch(`${server.origin}/auth/invitation/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.origin },
+      body: JSON.stringify({ token: link.slice(link.indexOf('#') + 1), password: PASSWORD, displayName: 'Ada' }),
+    });
+    assert.equal(accepted.status, 200, await accepted.text());
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('signs in with an email and password, uses the cookie, and signs out on the server', async () => {
+    const { context, page } = await openPage(browser, server.origin, WIDTHS[1]);
+    try {
+      await page.goto(`${server.origin}/`);
+      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.getByLabel('Email').fill(EMAIL);
+      await dialog.getByLabel('Password').fill('not the password');
+      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      const alert = dialog.getByRole('alert');
+      await alert.waitFor();
+      assert.equal(await alert.textContent(), 'Wrong email or password');
+      await assertAccessible(page, 'password sign-in dialog');
+      await screenshot(page, 'sign-in-password');
+
+      await dialog.getByLabel('Password').fill(PASSWORD);
+      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const banner = page.getByRole('banner');
+      await banner.getByText('Signed in as').waitFor();
+      assert.match((await banner.textContent()) ?? '', /Signed in as Ada in acme \(owner\)/);
+      assert.equal(await page.evaluate(() => localStorage.getItem('brief.token')), null, 'no token kept for a person');
+      const cookies = await context.cookies();
+      const session = cookies.find((c) => c.name === 'brief_session');
+      assert.ok(session?.httpOnly, 'an HttpOnly session cookie');
+      assert.equal(session?.sameSite, 'Lax');
+      assert.equal(await page.evaluate(() => document.cookie), '', 'no script reads the cookie');
+
+      // The app's own calls, with the cookie: a link made and listed.
+      await page.getByLabel('URL to shorten').fill('https://example.com/by-ada');
+      await page.getByRole('button', { name: 'Shorten', exact: true }).click();
+      await page.getByRole('heading', { name: 'Your short link' }).waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My links' }).click();
+      await page.getByRole('row').filter({ hasText: 'example.com/by-ada' }).waitFor();
+      await assertAccessible(page, 'my links, signed in with a password');
+
+      // A reload asks the server who is signed in.
+      await page.reload();
+      await page.getByRole('banner').getByText('Signed in as').waitFor();
+
+      await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
+      const ended = await fetch(`${server.origin}/auth/me`, { headers: { cookie: `brief_session=${session!.value}` } });
+      assert.equal(ended.status, 401, 'the session ended on the server');
+    } finally {
+      await context.close();
+    }
+  });
+});
