@@ -433,7 +433,7 @@ describe('web app in Chromium', { timeout: 540_000 }, () => {
       await signIn.focus();
       await page.keyboard.press('Enter');
       await page.getByRole('dialog', { name: 'Sign in' }).waitFor();
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'token', 'the dialog takes focus');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'email', 'the dialog takes focus (its first field)');
       await page.keyboard.press('Escape');
       await page.getByRole('dialog', { name: 'Sign in' }).waitFor({ state: 'detached' });
       await page.waitForFunction(() => document.activeElement?.textContent === 'Sign in'); // focus back on its button
