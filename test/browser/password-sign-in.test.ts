@@ -1,7 +1,8 @@
 // Password sign-in in real Chromium against the built server as a process: a wrong password is
 // announced (role="alert") and keeps nobody signed in; the right one signs in with the session cookie
 // (no token kept in the browser), the header says who and in which workspace, the app's own API calls
-// work with the cookie, a reload stays signed in, and Sign out ends the session on the server.
+// work with the cookie, a reload stays signed in, and Sign out ends the session on the server. An
+// invitation's link, opened in a second browser context, sets a password and signs its person in.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,6 +93,43 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
       await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
       const ended = await fetch(`${server.origin}/auth/me`, { headers: { cookie: `brief_session=${session!.value}` } });
       assert.equal(ended.status, 401, 'the session ended on the server');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lets an invited person join from the link in another browser context', async () => {
+    const owner = await fetch(`${server.origin}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.origin },
+      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+    });
+    const cookie = /brief_session=[A-Za-z0-9_-]+/.exec(owner.headers.get('set-cookie') ?? '')![0];
+    const made = await fetch(`${server.origin}/auth/invitations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.origin, cookie },
+      body: JSON.stringify({ email: 'grace@example.com', role: 'member' }),
+    });
+    assert.equal(made.status, 200);
+    const { link } = (await made.json()) as { link: string };
+    const { context, page } = await openPage(browser, server.origin, WIDTHS[0]);
+    try {
+      await page.goto(link);
+      await page.getByText('Join acme as member').waitFor();
+      await page.getByLabel('Password').fill('short');
+      await page.getByRole('button', { name: 'Join' }).click();
+      await page.getByRole('alert').filter({ hasText: 'at least 10 characters' }).waitFor();
+      await assertAccessible(page, 'invitation page');
+      await screenshot(page, 'invitation-phone');
+      await page.getByLabel('Name (optional)').fill('Grace');
+      await page.getByLabel('Password').fill('graces long password');
+      await page.getByRole('button', { name: 'Join' }).click();
+      await page.getByRole('banner').getByText('Signed in as').waitFor();
+      assert.match((await page.getByRole('banner').textContent()) ?? '', /Signed in as Grace in acme \(member\)/);
+      assert.equal(new URL(page.url()).hash, '', 'the secret leaves the address bar');
+      // Used once: the same link now says so.
+      await page.goto(link);
+      await page.getByRole('alert').filter({ hasText: 'used already' }).waitFor();
     } finally {
       await context.close();
     }

@@ -149,6 +149,12 @@ export const api = {
   signIn: (email: string, password: string) => call<Me>('POST', '/auth/sign-in', { body: { email, password }, token: '' }),
   /** Ends the session on the server (and its cookie). */
   signOut: () => call<unknown>('POST', '/auth/sign-out', { token: '' }),
+  /** What an invitation is for (its secret from the link's `#`). */
+  invitation: (token: string) =>
+    call<{ email: string; workspace: string; role: string; expiresAt: string }>('POST', '/auth/invitation', { body: { token }, token: '' }),
+  /** Accepts an invitation: the password is set, the person joins and is signed in. */
+  accept: (token: string, password: string, displayName: string) =>
+    call<Me>('POST', '/auth/invitation/accept', { body: { token, password, ...(displayName ? { displayName } : {}) }, token: '' }),
   /** Who is signed in, or a 401 when nobody is. */
   me: () => call<Me>('GET', '/auth/me', { token: '' }),
   domains: () => call<DomainPage>('GET', '/v2/shorten-domains', { query: { perPage: 500 } satisfies Partial<ListDomainsQuery> }),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api';
 import { AppLink } from './components/app-link';
+import { InvitationPage } from './pages/invitation';
 import { LinkPage } from './pages/link-page';
 import { MyLinksPage } from './pages/my-links';
 import { OverviewPage } from './pages/overview';
@@ -14,6 +15,7 @@ const TITLES: Record<Route['page'], string> = {
   links: 'My links',
   link: 'Link',
   overview: 'Overview',
+  invitation: 'Join a workspace',
   'not-found': 'Page not found',
 };
 
@@ -124,6 +126,8 @@ function Page(props: { route: Route; onSignIn: () => void }) {
       return <LinkPage key={`${route.domain}/${route.slug}`} domain={route.domain} slug={route.slug} />;
     case 'overview':
       return <OverviewPage />;
+    case 'invitation':
+      return <InvitationPage />;
     default:
       return (
         <div class="card">

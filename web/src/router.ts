@@ -7,12 +7,14 @@ export type Route =
   | { page: 'links' }
   | { page: 'link'; domain: string; slug: string }
   | { page: 'overview' }
+  | { page: 'invitation' }
   | { page: 'not-found' };
 
 function routeOf(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'shorten' };
   if (pathname === '/app/links' || pathname === '/app/links/') return { page: 'links' };
   if (pathname === '/app/overview' || pathname === '/app/overview/') return { page: 'overview' };
+  if (pathname === '/app/invitation' || pathname === '/app/invitation/') return { page: 'invitation' };
   const link = /^\/app\/links\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
   if (link) {
     try {
