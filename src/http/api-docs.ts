@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_PAGE_HEADERS } from '../html/pages.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
 
 export const OPENAPI_PATH = '/v2/openapi.json';
 export const DOCS_PATH = '/docs';
