@@ -175,7 +175,7 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
         <Field id="token-name" label="Name" error={errors.name} hint="What the token is for, such as “deploy script”.">
           {(aria) => <input {...aria} name="name" type="text" maxLength={100} autoComplete="off" required />}
         </Field>
-        <fieldset class={errors.scopes ? 'field scopes invalid' : 'field scopes'} aria-describedby={errors.scopes ? 'token-scopes-error' : undefined}>
+        <fieldset class={errors.scopes ? 'scopes invalid' : 'scopes'} aria-describedby={errors.scopes ? 'token-scopes-error' : undefined}>
           <legend>Scopes</legend>
           {ALL_SCOPES.map((scope) => (
             <div key={scope} class="check">
