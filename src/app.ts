@@ -28,8 +28,8 @@ import { redirectRoutes } from './redirect/routes.js';
 import { createReadiness, createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
 import { isConnectionError } from './storage/connection-errors.js';
-import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
+import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { withServerFacts } from './web/server-facts.js';
 
 export interface AppDeps {

@@ -2,7 +2,13 @@
 // vocabulary (its error code) and knows nothing of HTTP: http/error-status.ts alone maps
 // each code to a status, and http/error-handler.ts turns errors into responses.
 
-export type ErrorCode = 'E_VALIDATION_ERROR' | 'E_UNAUTHORIZED_ACCESS' | 'E_FORBIDDEN' | 'E_NOT_FOUND' | 'E_TOO_MANY_REQUESTS' | 'E_SERVICE_UNAVAILABLE';
+export type ErrorCode =
+  | 'E_VALIDATION_ERROR'
+  | 'E_UNAUTHORIZED_ACCESS'
+  | 'E_FORBIDDEN'
+  | 'E_NOT_FOUND'
+  | 'E_TOO_MANY_REQUESTS'
+  | 'E_SERVICE_UNAVAILABLE';
 
 /** One field's problem in a validation error. */
 export interface FieldError {

@@ -93,7 +93,10 @@ export class AccountService {
    * A token for the caller's own account, made through the API: a name (1-100 characters), its scopes
    * (none given: every scope), an optional expiry (epoch ms, checked by the caller to be in the future).
    */
-  async issueToken(caller: Caller, input: { name: string; scopes?: readonly string[]; expiresAt?: number }): Promise<{ token: string; view: TokenView }> {
+  async issueToken(
+    caller: Caller,
+    input: { name: string; scopes?: readonly string[]; expiresAt?: number },
+  ): Promise<{ token: string; view: TokenView }> {
     const name = input.name.trim();
     if (name === '') throw BriefError.invalid('name', 'required', 'The name field must not be empty');
     if (name.length > TOKEN_NAME_MAX) throw BriefError.invalid('name', 'maxLength', `The name field must be at most ${TOKEN_NAME_MAX} characters`);

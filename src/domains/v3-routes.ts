@@ -101,21 +101,33 @@ export function v3DomainRoutes(domains: DomainService, callerIn: WorkspaceCaller
       return toV3Domain(await domains.addOwn(caller, request.body.domain, request.body.shortCodeLength));
     });
 
-    app.post('/shorten/domains/:domain/verify', { ...options, config: { limit: 'domain-verify', scope: 'domains:write' }, schema: verifySchema }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'account');
-      return toV3Domain(await domains.verifyOwn(caller, request.params.domain));
-    });
+    app.post(
+      '/shorten/domains/:domain/verify',
+      { ...options, config: { limit: 'domain-verify', scope: 'domains:write' }, schema: verifySchema },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        return toV3Domain(await domains.verifyOwn(caller, request.params.domain));
+      },
+    );
 
-    app.delete('/shorten/domains/:domain', { ...options, config: { limit: 'read', scope: 'domains:write' }, schema: removeSchema }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'account');
-      await domains.removeOwn(caller, request.params.domain);
-      return { success: true as const };
-    });
+    app.delete(
+      '/shorten/domains/:domain',
+      { ...options, config: { limit: 'read', scope: 'domains:write' }, schema: removeSchema },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        await domains.removeOwn(caller, request.params.domain);
+        return { success: true as const };
+      },
+    );
 
-    app.patch('/shorten/domains/:domain', { ...options, config: { limit: 'read', scope: 'domains:write' }, schema: settingsSchema }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'account');
-      await domains.updateOwn(caller, request.params.domain, request.body ?? {});
-      return { success: true as const };
-    });
+    app.patch(
+      '/shorten/domains/:domain',
+      { ...options, config: { limit: 'read', scope: 'domains:write' }, schema: settingsSchema },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        await domains.updateOwn(caller, request.params.domain, request.body ?? {});
+        return { success: true as const };
+      },
+    );
   };
 }

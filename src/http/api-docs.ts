@@ -47,7 +47,12 @@ export function registerApiDocs(app: FastifyInstance): void {
       servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
-          [BEARER]: { type: 'http', scheme: 'bearer', description: 'A token made by `brief token create` or `POST /v3/tokens`; its scopes say which calls it may make (403 `E_FORBIDDEN` beyond them).' },
+          [BEARER]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A token made by `brief token create` or `POST /v3/tokens`; its scopes say which calls it may make (403 `E_FORBIDDEN` beyond them).',
+          },
         },
       },
       tags: [

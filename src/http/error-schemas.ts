@@ -73,7 +73,10 @@ const EXAMPLES = {
       summary: 'A scope that does not exist',
       value: field('scopes', 'enum', 'Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write'),
     },
-    noScope: { summary: 'An empty list of scopes', value: field('scopes', 'minItems', 'Choose at least one scope (a token made without any has them all)') },
+    noScope: {
+      summary: 'An empty list of scopes',
+      value: field('scopes', 'minItems', 'Choose at least one scope (a token made without any has them all)'),
+    },
     name: { summary: 'An empty name', value: field('name', 'required', 'The name field must not be empty') },
     expiry: { summary: 'An expiry in the past', value: field('expiresAt', 'future', 'The expiresAt field must be a date in the future') },
   },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { forbiddenFor, missingScopes, type RouteScope } from '../accounts/scopes.js';
 import type { Authenticate } from './auth.js';
 import { errorResponse } from './error-schemas.js';
@@ -42,7 +42,9 @@ export function registerRouteScopes(api: FastifyInstance, authenticate: Authenti
     if (needed === undefined) throw new Error(`${String(route.method)} ${route.url} declares no token scope (config.scope)`);
     if (needed === 'none') return;
     const existing = route.onRequest;
-    route.onRequest = (existing === undefined ? [checkFor(needed)] : [checkFor(needed), ...(Array.isArray(existing) ? existing : [existing])]) as never;
+    route.onRequest = (
+      existing === undefined ? [checkFor(needed)] : [checkFor(needed), ...(Array.isArray(existing) ? existing : [existing])]
+    ) as never;
     const responses = route.schema?.response as Record<number, unknown> | undefined;
     if (responses) responses[403] = errorResponse(403, needed === 'every' ? { examples: 'forbidden' } : {});
   });

@@ -37,10 +37,14 @@ export function linkRoutes(links: LinkService, authenticate: Authenticate) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/shorten', { schema: shortenSchema, serializerCompiler: documentedOnly, config: { limit: 'links', scope: 'links:write' } }, async (request) => {
-      const caller = await authenticate(request);
-      return links.shorten(caller, request.query);
-    });
+    app.get(
+      '/shorten',
+      { schema: shortenSchema, serializerCompiler: documentedOnly, config: { limit: 'links', scope: 'links:write' } },
+      async (request) => {
+        const caller = await authenticate(request);
+        return links.shorten(caller, request.query);
+      },
+    );
 
     // `*` so that an unencoded `domain/key` reaches us as well as one encoded path segment.
     app.delete(

@@ -114,13 +114,17 @@ export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly };
 
-    app.post('/shorten/bulk', { ...options, config: { limit: 'links', scope: 'links:write' }, schema: bulkSchema, preValidation: refuseNonArray }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'anyone');
-      const results = await links.createMany(caller, request.body);
-      return results.map((result) =>
-        'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
-      );
-    });
+    app.post(
+      '/shorten/bulk',
+      { ...options, config: { limit: 'links', scope: 'links:write' }, schema: bulkSchema, preValidation: refuseNonArray },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'anyone');
+        const results = await links.createMany(caller, request.body);
+        return results.map((result) =>
+          'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
+        );
+      },
+    );
 
     app.get('/shorten', { ...options, config: { limit: 'links', scope: 'links:write' }, schema: shortenSchema }, async (request) => {
       const { workspaceId, returnExisting, forwardQuery, ...input } = request.query;

@@ -91,9 +91,7 @@ export class SqlAccountStore implements AccountStore {
       .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return (
-      row && { id: row.id, accountId: row.account_id, expiresAt: row.expires_at, scopes: readScopes(row.scopes), lastUsedAt: row.last_used_at }
-    );
+    return row && { id: row.id, accountId: row.account_id, expiresAt: row.expires_at, scopes: readScopes(row.scopes), lastUsedAt: row.last_used_at };
   }
 
   async touchToken(id: number, at: number): Promise<void> {

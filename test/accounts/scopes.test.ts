@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { forbiddenFor, knownScopes, missingScopes, parseScopes, SCOPES, scopesHeld } from '../../src/accounts/scopes.js';
-import { BriefError } from '../../src/errors.js';
+import type { BriefError } from '../../src/errors.js';
 
 describe('scopes', () => {
   it('reads no scopes as every scope, and keeps the known order without duplicates', () => {

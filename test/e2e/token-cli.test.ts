@@ -60,7 +60,16 @@ describe('tokens with scopes from the CLI', () => {
 
   it('refuses an unknown scope with one clear line, and makes nothing', async () => {
     const before = (await cli('token', 'list', 'alice')).split('\n').length;
-    await cliFails(/^brief: Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write$/, 'token', 'create', 'alice', '--scope', 'links:read', '--scope', 'links:delete');
+    await cliFails(
+      /^brief: Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write$/,
+      'token',
+      'create',
+      'alice',
+      '--scope',
+      'links:read',
+      '--scope',
+      'links:delete',
+    );
     await cliFails(/Unknown scope "admin"/, 'token', 'create', 'alice', '--scope', 'admin');
     assert.equal((await cli('token', 'list', 'alice')).split('\n').length, before);
   });

@@ -47,7 +47,9 @@ for (const dialect of dialects) {
       assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'scopes']);
       assert.ok(!JSON.stringify(listed).includes(token.token), 'never the secret');
       // The last use is written after the answer, not before it.
-      const used = await eventually(async () => (await call(owner, 'GET', '/v3/tokens')).json().find((t: any) => t.id === token.id).lastUsedAt !== null);
+      const used = await eventually(
+        async () => (await call(owner, 'GET', '/v3/tokens')).json().find((t: any) => t.id === token.id).lastUsedAt !== null,
+      );
       assert.ok(used, 'used above');
     });
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Scope } from '../../../src/accounts/scopes';
-import { type ApiToken, ApiError, api, type NewToken } from '../api';
+import { ApiError, type ApiToken, api, type NewToken } from '../api';
 import { CopyButton } from '../components/copy-button';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
