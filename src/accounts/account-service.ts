@@ -10,6 +10,7 @@ const DAY_MS = 86_400_000;
 /** A token's last use is written at most once a minute: a request does not wait on a write for it. */
 const LAST_USED_STEP_MS = 60_000;
 const TOKEN_NAME_MAX = 100;
+const TOUCHED_MAX = 10_000;
 
 /** A token as its owner sees it (never its secret nor its hash). */
 export interface TokenView {
@@ -159,6 +160,8 @@ export class AccountService {
     if (lastUsedAt !== null && now - lastUsedAt < LAST_USED_STEP_MS) return;
     const written = this.touched.get(id);
     if (written !== undefined && now - written < LAST_USED_STEP_MS) return;
+    // One entry a token used here; a server with more live tokens than this starts the record afresh.
+    if (this.touched.size >= TOUCHED_MAX) this.touched.clear();
     this.touched.set(id, now);
     this.store.touchToken(id, now).catch(() => this.touched.delete(id));
   }
