@@ -17,7 +17,7 @@ const LAYERS = [
   ['infrastructure', '^src/(?:storage|shared-state)/'],
   ['accounts', '^src/accounts/'],
   ['edge', '^src/http/'],
-  ['features', '^src/(?:abuse|domains|links|redirect|analytics|qr|health|metrics|web)/'],
+  ['features', '^src/(?:abuse|domains|links|redirect|analytics|qr|health|metrics|web|tokens)/'],
   ['composition', '^src/(?:app|services|serve|main|start-log)[.]ts$|^src/(?:cli|import)/'],
 ];
 
