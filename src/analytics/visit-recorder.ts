@@ -15,6 +15,8 @@ import type { RawVisit, VisitEnricher } from './enrich.js';
 const CHUNK = 1024;
 /** Visits enriched between two turns of the event loop (about half a millisecond of work). */
 const SLICE = 256;
+/** Flush times held for GET /metrics between two scrapes; past it the oldest are forgotten. */
+const FLUSH_TIMES_MAX = 4096;
 
 interface VisitRecorderOptions {
   /** Visits held in memory at most, written or not; past it new visits are dropped and counted. */
@@ -41,6 +43,8 @@ export class VisitRecorder extends PeriodicWriter {
   /** Visits accepted and not yet written: pending, being enriched, or in the unconfirmed chunk. */
   private held = 0;
   private dropped = 0;
+  private written = 0;
+  private flushTimes: number[] = [];
   private reportedDrops = 0;
   private unconfirmed: ClickEventBatch | undefined;
   private readonly writer = randomUUID();
@@ -87,7 +91,33 @@ export class VisitRecorder extends PeriodicWriter {
     return this.held;
   }
 
+  /** Visits written to the store so far (GET /metrics). */
+  get writtenVisits(): number {
+    return this.written;
+  }
+
+  /**
+   * How long each flush that had visits to write took (seconds), since the last call: GET /metrics
+   * adds them to its histogram at a scrape, so nothing is pushed to the metrics on the write path.
+   */
+  takeFlushTimes(): number[] {
+    const times = this.flushTimes;
+    this.flushTimes = [];
+    return times;
+  }
+
   protected async writePending(): Promise<void> {
+    if (!this.unconfirmed && this.pending.length === 0) return;
+    const started = performance.now();
+    try {
+      await this.writeHeld();
+    } finally {
+      if (this.flushTimes.length >= FLUSH_TIMES_MAX) this.flushTimes.shift();
+      this.flushTimes.push((performance.now() - started) / 1000);
+    }
+  }
+
+  private async writeHeld(): Promise<void> {
     if (this.unconfirmed) {
       if (!(await this.tryWrite(this.unconfirmed))) return;
       this.unconfirmed = undefined;
@@ -114,7 +144,9 @@ export class VisitRecorder extends PeriodicWriter {
   private async tryWrite(batch: ClickEventBatch): Promise<boolean> {
     try {
       await this.store.add(batch);
-      this.held -= visitsIn(batch);
+      const visits = visitsIn(batch);
+      this.held -= visits;
+      this.written += visits;
       return true;
     } catch (error) {
       this.log.warn({ err: error, events: visitsIn(batch) }, 'click event flush failed; will retry');
