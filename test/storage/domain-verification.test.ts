@@ -102,7 +102,6 @@ for (const dialect of dialects) {
       const make = async (name: string) => {
         const outcome = await t.database.links.create(
           newLink(`https://example.com/${name}`, { accountId, domain: 'busy.example' }),
-          () => `b${Math.random().toString(36).slice(2, 10)}`,
         );
         if (!('created' in outcome)) throw new Error('not made');
         return outcome.created;
