@@ -3,21 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PostgresAdapter } from 'kysely';
 import { openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { knownMigrations, migrateToLatest } from '../../src/storage/migrate.js';
 import { adminQuery, createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../scale-support/test-services.js';
 
-const ALL_MIGRATIONS = [
-  '0001-initial',
-  '0002-click-writers',
-  '0003-v3-links',
-  '0004-click-events',
-  '0005-click-rollups',
-  '0006-blocklist',
-  '0007-link-rollup-mark',
-  '0009-domain-verification',
-  '0010-link-forward-query',
-  '0011-link-imports',
-];
+const ALL_MIGRATIONS = knownMigrations();
 
 if (TEST_DATABASE_URL) {
   const serverUrl = TEST_DATABASE_URL;
@@ -44,6 +33,9 @@ if (TEST_DATABASE_URL) {
         );
         const rows = await adminQuery<{ n: number }>(testDb.url, `select count(*)::int as n from accounts where name = 'anonymous'`);
         assert.equal(rows[0]!.n, 1);
+        // One secret for the codes, which every instance reads.
+        const secrets = await adminQuery<{ n: number }>(testDb.url, 'select count(*)::int as n from link_code_secret');
+        assert.equal(secrets[0]!.n, 1);
         const recorded = await adminQuery<{ name: string }>(testDb.url, 'select name from kysely_migration order by name');
         assert.deepEqual(
           recorded.map((r) => r.name),

@@ -38,10 +38,15 @@ describe('CodePermutation', () => {
 
   it('no two ids give one code (property: distinct ids, distinct codes, any length)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4, max: 8 }), fc.integer({ min: 0, max: 14_776_335 }), fc.integer({ min: 0, max: 14_776_335 }), (length, a, b) => {
-        fc.pre(a !== b);
-        assert.notEqual(permutation.encode(a, length), permutation.encode(b, length));
-      }),
+      fc.property(
+        fc.integer({ min: 4, max: 8 }),
+        fc.integer({ min: 0, max: 14_776_335 }),
+        fc.integer({ min: 0, max: 14_776_335 }),
+        (length, a, b) => {
+          fc.pre(a !== b);
+          assert.notEqual(permutation.encode(a, length), permutation.encode(b, length));
+        },
+      ),
       { numRuns: 20_000 },
     );
   });

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { permutationOf } from '../../src/storage/link-codes.js';
-import type { Database } from '../../src/storage/database.js';
+import { type Database, openDatabase } from '../../src/storage/database.js';
 import type { CreateOutcome, LinkRecord } from '../../src/storage/stores/links.js';
-import { type Dialect } from '../../src/storage/connection.js';
+import type { Dialect } from '../../src/storage/connection.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 import { useTestApp } from '../support/app.js';
 
@@ -80,7 +80,22 @@ for (const dialect of dialects) {
           const url = `https://example.com/held/${row.id}`;
           await database.db
             .insertInto('links')
-            .values({ ...row, url, url_hash: newLink(url).urlHash, title: null, account_id: 1, status: 'public', created_at: Date.now(), deleted_at: null, comment: null, password_hash: null, expires_at: null, updated_at: null, block_reason: null, coded: 0 })
+            .values({
+              ...row,
+              url,
+              url_hash: newLink(url).urlHash,
+              title: null,
+              account_id: 1,
+              status: 'public',
+              created_at: Date.now(),
+              deleted_at: null,
+              comment: null,
+              password_hash: null,
+              expires_at: null,
+              updated_at: null,
+              block_reason: null,
+              coded: 0,
+            })
             .execute();
         }
         if (dialect === 'postgres') await sql`select setval(pg_get_serial_sequence('links', 'id'), ${last + 3})`.execute(database.db);
@@ -96,11 +111,38 @@ for (const dialect of dialects) {
     }
   });
 
+  if (dialect === 'postgres') {
+    describe('two instances on one PostgreSQL database', () => {
+      it('never make the same code: each takes its ids from the sequence', async () => {
+        const t = await openTestDatabase('postgres');
+        const second = openDatabase({ kind: 'postgres', url: t.url }, { poolMax: 5 });
+        try {
+          const make = (database: Database, who: string) =>
+            Promise.all(
+              Array.from({ length: 40 }, (_, i) => database.links.create(newLink(`https://example.com/two/${who}/${i}`, { domain: 'two.test' }))),
+            );
+          const many = (database: Database, who: string) =>
+            database.links.createMany(
+              Array.from({ length: 40 }, (_, i) => newLink(`https://example.com/two-many/${who}/${i}`, { domain: 'two.test' })),
+            );
+          const outcomes = (await Promise.all([make(t.database, 'a'), make(second, 'b'), many(t.database, 'c'), many(second, 'd')])).flat();
+          const codes = outcomes.map((outcome) => created(outcome).code);
+          assert.equal(new Set(codes).size, 160);
+          for (const code of codes) assert.ok(await second.links.target('two.test', code));
+        } finally {
+          await second.close();
+          await t.cleanup();
+        }
+      });
+    });
+  }
+
   describe(`slugs of the code shape over HTTP (${dialect})`, () => {
     const ctx = useTestApp(dialect);
 
     it('refuses a slug of exactly CODE_LENGTH letters and digits, takes one a character shorter or longer', async () => {
-      const shorten = (slug: string) => ctx.t.app.inject({ url: `/v2/shorten?url=${encodeURIComponent(`https://example.com/${slug}`)}&slug=${slug}` });
+      const shorten = (slug: string) =>
+        ctx.t.app.inject({ url: `/v2/shorten?url=${encodeURIComponent(`https://example.com/${slug}`)}&slug=${slug}` });
       const refused = await shorten('Abc1234');
       assert.equal(refused.statusCode, 422, refused.body);
       assert.match(refused.body, /codeShape|letters and digits/);
