@@ -95,10 +95,7 @@ export class LinkService {
       }),
     );
     const writes = plans.filter((plan): plan is PlannedWrite => 'link' in plan);
-    const outcomes =
-      writes.length === 0
-        ? []
-        : await this.store.createMany(writes.map((write) => write.link));
+    const outcomes = writes.length === 0 ? [] : await this.store.createMany(writes.map((write) => write.link));
     let written = 0;
     return plans.map((plan, i) => {
       if ('error' in plan) return plan;

@@ -142,7 +142,10 @@ export class CodePermutation {
     let left = value >> half;
     let right = value & mask;
     const f = (input: bigint, round: number): bigint => {
-      const digest = createHash('sha256').update(this.secret).update(`${round}:${input.toString(16)}`).digest('hex');
+      const digest = createHash('sha256')
+        .update(this.secret)
+        .update(`${round}:${input.toString(16)}`)
+        .digest('hex');
       return BigInt(`0x${digest}`) & mask;
     };
     if (forward) {

@@ -11,7 +11,9 @@ const IS_STORED_CODE = sql<boolean>`${sql.raw(STORED_CODE)}`;
 
 /** The next `count` ids of PostgreSQL's sequence: every instance takes its own, so no two make one code. */
 export async function nextIds(db: Kysely<Tables>, count: number): Promise<number[]> {
-  const { rows } = await sql<{ id: string }>`select nextval(pg_get_serial_sequence('links', 'id')) as id from generate_series(1, ${count})`.execute(db);
+  const { rows } = await sql<{ id: string }>`select nextval(pg_get_serial_sequence('links', 'id')) as id from generate_series(1, ${count})`.execute(
+    db,
+  );
   return rows.map((row) => Number(row.id));
 }
 
@@ -31,7 +33,12 @@ export async function codedHolderIn(db: Kysely<Tables>, codes: CodePermutation, 
 }
 
 /** Whether any of a batch must go the one-link way: a slug (or kept key) on a code made before, or a new code on a key or code stored before. */
-export async function anyClash(db: Kysely<Tables>, codes: CodePermutation, slugs: readonly (string | null)[], made: readonly string[]): Promise<boolean> {
+export async function anyClash(
+  db: Kysely<Tables>,
+  codes: CodePermutation,
+  slugs: readonly (string | null)[],
+  made: readonly string[],
+): Promise<boolean> {
   if (made.some((code) => RESERVED_KEYS.has(code.toLowerCase()))) return true;
   const slugIds = slugs.flatMap((slug) => (slug === null ? [] : [codes.decode(slug)].filter((id) => id !== undefined)));
   const { rows } = await sql<{ clash: boolean }>`select exists(select 1 from links where key in (${sql.join(made)}) and ${IS_STORED_KEY})
@@ -39,4 +46,3 @@ export async function anyClash(db: Kysely<Tables>, codes: CodePermutation, slugs
     ${slugIds.length > 0 ? sql`or exists(select 1 from links where id in (${sql.join(slugIds)}))` : sql``} as clash`.execute(db);
   return Boolean(rows[0]?.clash);
 }
-

@@ -239,7 +239,12 @@ async function writeRows(
     const kept = fresh.map(({ link }) => link.key);
     const keptHere = new Set(kept);
     if (!made.some((code) => keptHere.has(code)) && !(await anyClash(db, codes, kept, made))) {
-      const inserted = await db.insertInto('links').values(rows).onConflict((oc) => oc.doNothing()).returning(['id', 'domain', 'key']).execute();
+      const inserted = await db
+        .insertInto('links')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .returning(['id', 'domain', 'key'])
+        .execute();
       const byId = new Map(inserted.map((row) => [Number(row.id), row]));
       const notes: Array<{ source: string; origin_key: string; link_id: number; imported_at: number }> = [];
       const clicks: Array<{ link_id: number; clicks: number }> = [];
@@ -305,7 +310,8 @@ async function writeRow(
     if ('keptCode' in placement) {
       const codedId = codes.decode(placement.keptCode);
       const coded =
-        codedId !== undefined && (await db.selectFrom('links').select('id').where('id', '=', codedId).where('code', '=', placement.keptCode).executeTakeFirst());
+        codedId !== undefined &&
+        (await db.selectFrom('links').select('id').where('id', '=', codedId).where('code', '=', placement.keptCode).executeTakeFirst());
       if (coded) continue;
       const [id] = (await nextIds(db, 1)) as [number];
       values = linkValues(link, id, placement.keptCode, null, false);
@@ -318,7 +324,12 @@ async function writeRow(
       } while (await codeHeld(db, link.domain, code));
       values = linkValues(link, id, code, placement.slug, true);
     }
-    const inserted = await db.insertInto('links').values(values).onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
+    const inserted = await db
+      .insertInto('links')
+      .values(values)
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
     if (!inserted) {
       const holder = await db
         .selectFrom('links')

@@ -3,8 +3,8 @@ import type { Statement } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { inPowersOfTwo } from './batch-shapes.js';
 import type { CodePermutation } from './code-permutation.js';
-import type { Connection } from './connection.js';
 import { anyClash, codedHolderIn, codeHeld, nextIds } from './coded-ids.js';
+import type { Connection } from './connection.js';
 import { permutationOf, permutationSync, STORED_CODE, STORED_KEY } from './link-codes.js';
 import { SqliteLinkWrites } from './sqlite/link-writes.js';
 import type {
@@ -148,7 +148,14 @@ export class SqlLinkStore implements LinkStore {
       await sql`savepoint links_many`.execute(db);
       const ids = await nextIds(db, links.length);
       const made = links.map((link, i) => codes.codeFor(ids[i]!, link.codeLength));
-      if (!(await anyClash(db, codes, links.map((link) => link.slug), made))) {
+      if (
+        !(await anyClash(
+          db,
+          codes,
+          links.map((link) => link.slug),
+          made,
+        ))
+      ) {
         const rows = await db
           .insertInto('links')
           .values(links.map((link, i) => insertValues(link, ids[i]!, made[i]!, link.reusable)))

@@ -69,9 +69,7 @@ for (const dialect of dialects) {
 
     it('answers the probe over HTTP even where a link has the key (a row from before the word was kept), and counts no visit', async () => {
       // Arranged in the store, as an old database might hold it: the API refuses the slug.
-      const made = await ctx.db.database.links.create(
-        newLink('https://example.com/old-healthz', { domain: BASE_HOST, slug: 'healthz' }),
-      );
+      const made = await ctx.db.database.links.create(newLink('https://example.com/old-healthz', { domain: BASE_HOST, slug: 'healthz' }));
       assert.ok('created' in made);
       const app = buildApp(ctx.t.config, { database: ctx.db.database });
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -8,7 +8,7 @@ import { hasCodeShape, LINK_KEY, RESERVED_SLUGS, refuseCodeShapedSlug, SLUG_MAX_
 import { expectValidationError } from '../support/validation-error.js';
 
 describe('hasCodeShape and refuseCodeShapedSlug', () => {
-  it('refuses exactly the domain\'s code length of letters and digits, and nothing else', () => {
+  it("refuses exactly the domain's code length of letters and digits, and nothing else", () => {
     assert.equal(hasCodeShape('aB3dE9x', 7), true);
     assert.equal(hasCodeShape('aB3dE9', 7), false);
     assert.equal(hasCodeShape('aB3dE9xy', 7), false);

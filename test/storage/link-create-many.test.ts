@@ -32,13 +32,11 @@ for (const dialect of dialects) {
     it('makes each link as create() does, in order, with records equal to the rows', async () => {
       const [a, b] = [fresh(), fresh()];
       const expiresAt = Date.now() + 3_600_000;
-      const outcomes = await t.database.links.createMany(
-        [
-          newLink(a, { title: 'A title', comment: 'a note' }),
-          newLink(b, { slug: `many-slug-${counter}`, reusable: true }),
-          newLink(a, { passwordHash: 'scrypt$x', expiresAt, reusable: false }),
-        ],
-      );
+      const outcomes = await t.database.links.createMany([
+        newLink(a, { title: 'A title', comment: 'a note' }),
+        newLink(b, { slug: `many-slug-${counter}`, reusable: true }),
+        newLink(a, { passwordHash: 'scrypt$x', expiresAt, reusable: false }),
+      ]);
       assert.equal(outcomes.length, 3);
       const links = outcomes.map(created);
       for (const link of links) assert.match(link.code, /^[0-9A-Za-z]{7}$/);
@@ -56,9 +54,7 @@ for (const dialect of dialects) {
 
     it('dedupes against the earlier items of the same call, and makes a new link beside when not asked to reuse', async () => {
       const url = fresh();
-      const outcomes = await t.database.links.createMany(
-        [newLink(url), newLink(url, { reuseExisting: true }), newLink(url)],
-      );
+      const outcomes = await t.database.links.createMany([newLink(url), newLink(url, { reuseExisting: true }), newLink(url)]);
       const first = created(outcomes[0]);
       assert.ok(outcomes[1] && 'duplicate' in outcomes[1]);
       assert.equal(outcomes[1].duplicate.id, first.id);
@@ -72,9 +68,11 @@ for (const dialect of dialects) {
       const slug = `taken-${++counter}`;
       const [before] = await t.database.links.createMany([newLink(fresh(), { slug })]);
       const holder = created(before);
-      const outcomes = await t.database.links.createMany(
-        [newLink(fresh(), { slug }), newLink(fresh(), { slug: `${slug}-b` }), newLink(fresh(), { slug: `${slug}-b` })],
-      );
+      const outcomes = await t.database.links.createMany([
+        newLink(fresh(), { slug }),
+        newLink(fresh(), { slug: `${slug}-b` }),
+        newLink(fresh(), { slug: `${slug}-b` }),
+      ]);
       assert.ok(outcomes[0] && 'slugTaken' in outcomes[0]);
       assert.equal(outcomes[0].slugTaken.id, holder.id);
       const second = created(outcomes[1]);

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { permutationOf } from '../../src/storage/link-codes.js';
-import { type Database, openDatabase } from '../../src/storage/database.js';
-import type { CreateOutcome, LinkRecord } from '../../src/storage/stores/links.js';
 import type { Dialect } from '../../src/storage/connection.js';
-import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { type Database, openDatabase } from '../../src/storage/database.js';
+import { permutationOf } from '../../src/storage/link-codes.js';
+import type { CreateOutcome, LinkRecord } from '../../src/storage/stores/links.js';
 import { useTestApp } from '../support/app.js';
+import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const created = (outcome: CreateOutcome): LinkRecord => {
   assert.ok('created' in outcome, JSON.stringify(outcome));

@@ -17,7 +17,10 @@ export function permutationCodes(dialect: Dialect) {
         .addColumn('id', 'integer', (c) => c.primaryKey())
         .addColumn('secret', bytes, (c) => c.notNull())
         .execute();
-      await db.insertInto('link_code_secret').values({ id: 1, secret: randomBytes(32) }).execute();
+      await db
+        .insertInto('link_code_secret')
+        .values({ id: 1, secret: randomBytes(32) })
+        .execute();
       await db.schema
         .alterTable('links')
         .addColumn('coded', bool, (c) => c.notNull().defaultTo(sql.lit(false)))
