@@ -1,5 +1,5 @@
 import { BriefError } from '../errors.js';
-import { RESERVED_KEYS } from '../storage/link-codes.js';
+import { RESERVED_KEYS } from '../storage/stores/links.js';
 
 export const SLUG_MAX_LENGTH = 64;
 /** What may stand after the domain in a short URL: a slug, or a generated code. */

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { CodePermutation } from './code-permutation.js';
-import { RESERVED_KEYS, STORED_CODE, STORED_KEY } from './link-codes.js';
+import { STORED_CODE, STORED_KEY } from './link-codes.js';
+import { RESERVED_KEYS } from './stores/links.js';
 import type { LinkRow, Tables } from './tables.js';
 
 // New links' ids and codes on PostgreSQL (decision 0026), for links and imports alike; SQLite's are in

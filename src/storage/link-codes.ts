@@ -3,13 +3,6 @@ import type { Kysely } from 'kysely';
 import { CodePermutation } from './code-permutation.js';
 import type { Tables } from './tables.js';
 
-/** First path segments that belong to Brief itself (now or on the roadmap), never to a link: no code is ever one. */
-// biome-ignore format: a list of words reads best as lines of words
-export const RESERVED_KEYS: ReadonlySet<string> = new Set([
-  'v1', 'v2', 'v3', 'api', 'admin', 'health', 'healthz', 'ready', 'readyz', 'live', 'livez', 'metrics',
-  'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app',
-]);
-
 // The partial unique indexes of migration 0012, as their conditions read: a query uses one only
 // when it names the condition literally.
 /** Rows in `links_domain_key`: slugs, and codes stored before codes were made from ids. */

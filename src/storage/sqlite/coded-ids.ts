@@ -1,7 +1,8 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import type { CodePermutation } from '../code-permutation.js';
-import { permutationSync, RESERVED_KEYS, STORED_CODE, STORED_KEY } from '../link-codes.js';
+import { permutationSync, STORED_CODE, STORED_KEY } from '../link-codes.js';
+import { RESERVED_KEYS } from '../stores/links.js';
 import type { LinkRow } from '../tables.js';
 
 /**

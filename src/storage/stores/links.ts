@@ -3,6 +3,13 @@
 
 export type LinkStatus = 'public' | 'blocked';
 
+/** First path segments that belong to Brief itself (now or on the roadmap), never to a link: no code is ever one. */
+// biome-ignore format: a list of words reads best as lines of words
+export const RESERVED_KEYS: ReadonlySet<string> = new Set([
+  'v1', 'v2', 'v3', 'api', 'admin', 'health', 'healthz', 'ready', 'readyz', 'live', 'livez', 'metrics',
+  'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app',
+]);
+
 export interface LinkRecord {
   /** Also the link's `tally`. */
   readonly id: number;
