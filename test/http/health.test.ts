@@ -84,7 +84,7 @@ for (const dialect of dialects) {
       } finally {
         await app.close(); // writes the clicks counted
       }
-      assert.equal(await storedClicks(ctx.db.database, 'unusedcode'), 0);
+      assert.equal(await storedClicks(ctx.db.database, made.created.code), 0);
     });
 
     it('answers /readyz 503 "stopping" from the moment the stop signal is given, /healthz still 200', async () => {
