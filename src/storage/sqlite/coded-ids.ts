@@ -15,6 +15,7 @@ import type { LinkRow } from '../tables.js';
 export class SqliteCodedIds {
   private statements:
     | {
+        lock: Statement;
         last: Statement<[], number | null>;
         storedKey: Statement<[string, string], number>;
         storedCode: Statement<[string], number>;
@@ -22,6 +23,16 @@ export class SqliteCodedIds {
       }
     | undefined;
   private permutation: CodePermutation | undefined;
+
+  /**
+   * A write that changes nothing, run before this write's first read: it takes the write lock (waiting
+   * busy_timeout for another process's writer, such as `brief import`) before a read takes a snapshot,
+   * which that writer's commit would make stale (SQLITE_BUSY at the insert, with no wait). A group
+   * commit's transaction is deferred, and the insert is no longer its first statement.
+   */
+  lockForWrite(sqlite: SQLite.Database): void {
+    this.prepared(sqlite).lock.run();
+  }
 
   /** The permutation of this database's secret. */
   codes(sqlite: SQLite.Database): CodePermutation {
@@ -59,6 +70,7 @@ export class SqliteCodedIds {
 
   private prepared(sqlite: SQLite.Database) {
     this.statements ??= {
+      lock: sqlite.prepare('delete from link_code_secret where 0'),
       last: sqlite.prepare<[], number | null>("select seq from sqlite_sequence where name = 'links'").pluck(),
       storedKey: sqlite.prepare<[string, string], number>(`select 1 from links where domain = ? and key = ? and ${STORED_KEY}`).pluck(),
       storedCode: sqlite.prepare<[string], number>(`select 1 from links where code = ? and ${STORED_CODE}`).pluck(),

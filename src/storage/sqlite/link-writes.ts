@@ -49,6 +49,7 @@ export class SqliteLinkWrites {
   /** One link (see LinkStore.create). */
   create(sqlite: SQLite.Database, link: NewLink): CreateOutcome {
     const { insert, duplicate, holder } = this.prepared(sqlite);
+    this.ids.lockForWrite(sqlite);
     if (link.slug !== null) {
       // A slug never takes a key a code made from an id already answers at on the domain (decision 0026).
       const coded = this.ids.codedHolder(sqlite, link.domain, link.slug);
