@@ -40,7 +40,7 @@ export class BriefError extends Error {
     return new BriefError('E_UNAUTHORIZED_ACCESS', message);
   }
 
-  /** The caller sees the thing but may not do this to it (its role, or a cross-site request). */
+  /** The caller may see the thing but not do this (a token beyond its scopes, a role, a cross-site request). */
   static forbidden(message: string): BriefError {
     return new BriefError('E_FORBIDDEN', message);
   }

@@ -58,6 +58,11 @@ const EXAMPLES = {
     badToken: BAD_TOKEN,
   },
   forbidden: {
+    scope: { summary: 'A token without the scope the call needs', value: body('E_FORBIDDEN', 'This call needs a token with the scope links:write') },
+    every: {
+      summary: 'Managing tokens needs every scope',
+      value: body('E_FORBIDDEN', 'This call needs a token with every scope; this token lacks the scope domains:write'),
+    },
     role: {
       summary: 'A role that may see but not do this',
       value: body('E_FORBIDDEN', "A viewer may not make, edit or delete the workspace's links; this needs the member role or above"),
@@ -66,6 +71,22 @@ const EXAMPLES = {
       summary: 'A cookie-authenticated request from another site',
       value: body('E_FORBIDDEN', 'Cross-site requests with the session cookie are refused: call from Brief’s own pages, or use a bearer token'),
     },
+  },
+  tokenNotFound: {
+    notFound: { summary: "Not a live token of the caller's workspace", value: body('E_NOT_FOUND', 'Token not found') },
+    workspace: WORKSPACE_NOT_FOUND,
+  },
+  tokenValidation: {
+    scope: {
+      summary: 'A scope that does not exist',
+      value: field('scopes', 'enum', 'Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write'),
+    },
+    noScope: {
+      summary: 'An empty list of scopes',
+      value: field('scopes', 'minItems', 'Choose at least one scope (a token made without any has them all)'),
+    },
+    name: { summary: 'An empty name', value: field('name', 'required', 'The name field must not be empty') },
+    expiry: { summary: 'An expiry in the past', value: field('expiresAt', 'future', 'The expiresAt field must be a date in the future') },
   },
   invitationNotFound: {
     unknown: { summary: 'No invitation with this secret', value: body('E_NOT_FOUND', 'No such invitation: check that the whole link was copied') },
@@ -256,7 +277,8 @@ const STATUSES = {
   401: { description: 'E_UNAUTHORIZED_ACCESS: the Authorization header is not a valid bearer token.', examples: 'unauthorized' },
   403: {
     description:
-      "E_FORBIDDEN: the caller's role in the workspace may see this but not do it, or a cookie-authenticated request came from another site.",
+      "E_FORBIDDEN: the bearer token lacks the scope this call needs (the message names it), the caller's role in the workspace " +
+      'may see this but not do it, or a cookie-authenticated request came from another site.',
     examples: 'forbidden',
   },
   404: { description: "E_NOT_FOUND: no such live link among the caller's own.", examples: 'notFound' },

@@ -11,6 +11,7 @@ import { domainVerification } from './migrations/0009-domain-verification.js';
 import { linkForwardQuery } from './migrations/0010-link-forward-query.js';
 import { linkImports } from './migrations/0011-link-imports.js';
 import { people } from './migrations/0014-people.js';
+import { tokenScopes } from './migrations/0015-token-scopes.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0010-link-forward-query': linkForwardQuery(database.dialect),
     '0011-link-imports': linkImports(database.dialect),
     '0014-people': people(database.dialect),
+    '0015-token-scopes': tokenScopes(database.dialect),
   };
 }
 

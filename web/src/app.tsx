@@ -5,6 +5,7 @@ import { InvitationPage } from './pages/invitation';
 import { LinkPage } from './pages/link-page';
 import { MyLinksPage } from './pages/my-links';
 import { OverviewPage } from './pages/overview';
+import { SettingsPage } from './pages/settings';
 import { ShortenPage } from './pages/shorten';
 import { navigate, paths, type Route, useRoute } from './router';
 import { currentToken, setPerson, signOut, useSession } from './session';
@@ -15,11 +16,12 @@ const TITLES: Record<Route['page'], string> = {
   links: 'My links',
   link: 'Link',
   overview: 'Overview',
+  settings: 'Settings',
   invitation: 'Join a workspace',
   'not-found': 'Page not found',
 };
 
-const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview']);
+const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview', 'settings']);
 
 export function App() {
   const route = useRoute();
@@ -64,6 +66,9 @@ export function App() {
               </AppLink>
               <AppLink href={paths.overview} aria-current={current('overview')}>
                 Overview
+              </AppLink>
+              <AppLink href={paths.settings} aria-current={current('settings')}>
+                Settings
               </AppLink>
             </>
           )}
@@ -126,6 +131,8 @@ function Page(props: { route: Route; onSignIn: () => void }) {
       return <LinkPage key={`${route.domain}/${route.slug}`} domain={route.domain} slug={route.slug} />;
     case 'overview':
       return <OverviewPage />;
+    case 'settings':
+      return <SettingsPage />;
     case 'invitation':
       return <InvitationPage />;
     default:

@@ -7,6 +7,7 @@ export type Route =
   | { page: 'links' }
   | { page: 'link'; domain: string; slug: string }
   | { page: 'overview' }
+  | { page: 'settings' }
   | { page: 'invitation' }
   | { page: 'not-found' };
 
@@ -14,6 +15,7 @@ function routeOf(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'shorten' };
   if (pathname === '/app/links' || pathname === '/app/links/') return { page: 'links' };
   if (pathname === '/app/overview' || pathname === '/app/overview/') return { page: 'overview' };
+  if (pathname === '/app/settings' || pathname === '/app/settings/') return { page: 'settings' };
   if (pathname === '/app/invitation' || pathname === '/app/invitation/') return { page: 'invitation' };
   const link = /^\/app\/links\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
   if (link) {
@@ -30,6 +32,7 @@ export const paths = {
   shorten: '/',
   links: '/app/links',
   overview: '/app/overview',
+  settings: '/app/settings',
   link: (domain: string, slug: string) => `/app/links/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`,
 };
 
