@@ -1,5 +1,5 @@
 // Roles × actions over HTTP on every dialect: a viewer reads links and analytics; a member also makes,
-// edits and deletes links; an admin also manages domains and members; an owner also invites owners.
+// edits and deletes links; an admin also manages domains, tokens and members; an owner also invites owners.
 // A role that may see but not do answers 403 E_FORBIDDEN; another workspace's data stays 404.
 // Signed-in people (session cookie) and workspace tokens (every right) are held to the same rules.
 import assert from 'node:assert/strict';
@@ -119,6 +119,12 @@ for (const dialect of dialects) {
         send: async (headers) =>
           (await ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers, payload: { domain: `${uniqueName('d')}.example` } }))
             .statusCode,
+      },
+      {
+        name: 'make a token',
+        least: 'admin',
+        send: async (headers) =>
+          (await ctx.t.app.inject({ method: 'POST', url: '/v3/tokens', headers, payload: { name: uniqueName('tok') } })).statusCode,
       },
       {
         name: 'invite a member',
