@@ -1,7 +1,9 @@
 // `node --import tsx bench/event-write-cost.ts [LINKS] [BATCHES]`: CPU µs per click event of the
-// SQLite background thread's event write alone (applyEventBatch in one transaction, as the
-// thread runs it), on a file preloaded like the benchmark's, with batches of 256 events (EVENTS) of
-// distinct random links (the cold redirect load: nothing merges). See docs/benchmarks-history.md.
+// SQLite background thread's event write alone (as the thread runs it: one transaction a batch, the
+// link_id rows caught up every LINK_ROLLUP_EVENTS), on a file preloaded like the benchmark's, with
+// batches of EVENTS (default 4,096, as VisitRecorder writes them) of distinct random links (the cold
+// redirect load: nothing merges). `WITHOUT=link-index,link-rollups` leaves out the events' index by
+// link or the link_id catch-up, to see what each costs (decision 0027). See docs/benchmarks-history.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,12 +20,14 @@ import { DOMAIN } from './scenarios.js';
 
 const links = Number(process.argv[2] ?? 100_000);
 const batches = Number(process.argv[3] ?? 50);
-const EVENTS = Number(process.env.EVENTS ?? 256);
+const EVENTS = Number(process.env.EVENTS ?? 4096);
+const WITHOUT = new Set((process.env.WITHOUT ?? '').split(',').filter(Boolean));
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-event-cost-'));
 const file = path.join(dir, 'links.db');
 await preloadLinks(file, DOMAIN, links);
 const sqlite = new SQLite(file);
+if (WITHOUT.has('link-index')) sqlite.exec('drop index click_events_link_time');
 sqlite.pragma('journal_mode = WAL');
 sqlite.pragma('synchronous = NORMAL');
 sqlite.pragma('cache_size = -32768');
@@ -59,6 +63,7 @@ let unrolled = 0;
 const write = async () => {
   if (process.env.KYSELY) await db.transaction().execute((trx) => applyEventBatch(trx, batch(), { links: false }));
   else prepared.add(batch());
+  if (WITHOUT.has('link-rollups')) return;
   for (unrolled += EVENTS; unrolled >= LINK_ROLLUP_EVENTS; unrolled -= LINK_ROLLUP_EVENTS) await rollUpLinks();
 };
 const rollUps: number[] = [];
@@ -72,7 +77,7 @@ for (let i = 0; i < 5; i++) await write(); // warm-up: JIT, page cache
 const before = process.cpuUsage();
 const started = process.hrtime.bigint();
 for (let i = 0; i < batches; i++) await write();
-while (await rollUpLinks());
+if (!WITHOUT.has('link-rollups')) while (await rollUpLinks());
 const cpu = process.cpuUsage(before);
 const wall = Number(process.hrtime.bigint() - started) / 1000;
 const made = batches * EVENTS;

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newLink } from '../harness/links.js';
-import { generateCode } from '../src/links/codes.js';
 import { openDatabase } from '../src/storage/database.js';
 import type { NewLink } from '../src/storage/stores/links.js';
 import { preloadLinks } from './preload.js';
@@ -23,7 +22,7 @@ const run = Math.random().toString(36).slice(2, 8);
 let n = 0;
 const batch = (): NewLink[] =>
   Array.from({ length: BULK_ITEMS }, () => newLink(`https://bulk.example.org/p/${run}/${n++}`, { domain: DOMAIN, reusable: true }));
-const write = () => database.links.createMany(batch(), () => generateCode(7));
+const write = () => database.links.createMany(batch());
 for (let i = 0; i < 10; i++) await write(); // warm-up: JIT, page cache
 const before = process.cpuUsage();
 const started = process.hrtime.bigint();

@@ -7,6 +7,7 @@ export function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
   return {
     accountId: 1,
     domain: 'short.test',
+    codeLength: 7,
     slug: null,
     url,
     urlHash: createHash('sha256').update(url).digest(),

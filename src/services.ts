@@ -17,7 +17,7 @@ import type { StopSignal } from './health/stop-signal.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
 import { LinkService } from './links/link-service.js';
 import type { Log } from './log.js';
-import type { RedirectFigures } from './metrics/metrics.js';
+import type { RedirectFigures, VisitFigures } from './metrics/metrics.js';
 import { clientAddress } from './net/client-address.js';
 import { ClickCounter } from './redirect/click-counter.js';
 import { DomainRedirects } from './redirect/domain-redirects.js';
@@ -101,8 +101,8 @@ export interface Redirects {
   stop(): Promise<void>;
   /** Whether start() has finished (GET /readyz asks). */
   readonly started: boolean;
-  /** Click events waiting to be written, and dropped since start (buffer full); zeros with ANALYTICS=off. */
-  visitFigures(): { held: number; dropped: number };
+  /** Click events waiting to be written, dropped (buffer full) and written since start, and the flush times since the last call; zeros with ANALYTICS=off. */
+  visitFigures(): VisitFigures;
   /** What GET /metrics reads of the redirect side, counted since start. */
   redirectFigures(): RedirectFigures;
 }
@@ -154,7 +154,12 @@ export function createRedirects(
     get started() {
       return started;
     },
-    visitFigures: () => ({ held: events?.heldVisits ?? 0, dropped: events?.droppedVisits ?? 0 }),
+    visitFigures: () => ({
+      held: events?.heldVisits ?? 0,
+      dropped: events?.droppedVisits ?? 0,
+      written: events?.writtenVisits ?? 0,
+      flushTimes: events?.takeFlushTimes() ?? [],
+    }),
     redirectFigures: () => ({
       lookups: { index: cache.indexHits, cached: cache.entryHits, cachedMissing: cache.missingHits, store: resolver.storeReads },
       indexLinks: cache.indexSize,

@@ -81,12 +81,12 @@ export async function startFuzzServer(extraEnv: Record<string, string> = {}): Pr
     body: JSON.stringify([
       { url: 'https://example.com/secret', slug: 'secret', password: 'open sesame' },
       { url: 'https://example.com/soon', slug: 'soon', expiredAt: new Date(Date.now() + 5_000).toISOString() },
-      { url: 'https://example.com/blocked', slug: 'blocked' },
+      { url: 'https://example.com/blocked', slug: 'blocked-link' },
     ]),
   });
   for (const item of (await bulk.json()) as Array<{ domain: string; slug: string }>) links.push({ domain: item.domain, key: item.slug });
   // The CLI's `link block`: a change the server hears of through the link_changes feed.
-  await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/main.js'), 'link', 'block', `${FUZZ_HOST}/blocked`], {
+  await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/main.js'), 'link', 'block', `${FUZZ_HOST}/blocked-link`], {
     env: { ...process.env, ...env },
     timeout: 60_000,
   });

@@ -8,13 +8,17 @@ import type { LinkTarget } from '../storage/stores/links.js';
 import type { RawVisit, VisitEnricher } from './enrich.js';
 
 /**
- * Visits per write (one transaction). On SQLite's background thread a write of 1,024 visits to
- * distinct links costs ~20% less a visit than one of 256 (bench/event-write-cost.ts), and holds
- * the lock ~15 ms, which a shorten waits out with the event loop free (write-turns.ts).
+ * Events per write (one transaction). On SQLite's background thread a write of 4,096 events to
+ * distinct links costs ~15% less an event than one of 1,024 (bench/event-write-cost.ts; 1,024
+ * had cost ~20% less than 256), and holds the lock ~60–80 ms on a quiet machine, about as long as
+ * a catch-up of the link rows (rollups.ts), which a shorten waits out with the event loop free
+ * (write-turns.ts).
  */
-const CHUNK = 1024;
+const CHUNK = 4096;
 /** Visits enriched between two turns of the event loop (about half a millisecond of work). */
 const SLICE = 256;
+/** Flush times held for GET /metrics between two scrapes; past it the oldest are forgotten. */
+const FLUSH_TIMES_MAX = 4096;
 
 interface VisitRecorderOptions {
   /** Visits held in memory at most, written or not; past it new visits are dropped and counted. */
@@ -41,8 +45,12 @@ export class VisitRecorder extends PeriodicWriter {
   /** Visits accepted and not yet written: pending, being enriched, or in the unconfirmed chunk. */
   private held = 0;
   private dropped = 0;
+  private written = 0;
+  private flushTimes: number[] = [];
   private reportedDrops = 0;
   private unconfirmed: ClickEventBatch | undefined;
+  /** Events enriched and folded, not yet sent: those after a chunk whose write failed. */
+  private ready: ClickEvent[] = [];
   private readonly writer = randomUUID();
   private seq = 0;
 
@@ -87,25 +95,54 @@ export class VisitRecorder extends PeriodicWriter {
     return this.held;
   }
 
+  /** Visits written to the store so far (GET /metrics). */
+  get writtenVisits(): number {
+    return this.written;
+  }
+
+  /**
+   * How long each flush that had visits to write took (seconds), since the last call: GET /metrics
+   * adds them to its histogram at a scrape, so nothing is pushed to the metrics on the write path.
+   */
+  takeFlushTimes(): number[] {
+    const times = this.flushTimes;
+    this.flushTimes = [];
+    return times;
+  }
+
   protected async writePending(): Promise<void> {
+    if (!this.unconfirmed && this.pending.length === 0 && this.ready.length === 0) return;
+    const started = performance.now();
+    try {
+      await this.writeHeld();
+    } finally {
+      if (this.flushTimes.length >= FLUSH_TIMES_MAX) this.flushTimes.shift();
+      this.flushTimes.push((performance.now() - started) / 1000);
+    }
+  }
+
+  private async writeHeld(): Promise<void> {
     if (this.unconfirmed) {
       if (!(await this.tryWrite(this.unconfirmed))) return;
       this.unconfirmed = undefined;
     }
+    // The whole flush's visits folded first, so that a link visited again within the flush costs
+    // nothing more to store (a hot or Zipf load), then written CHUNK events a transaction.
     const visits = this.pending;
     this.pending = [];
-    for (let i = 0; i < visits.length; i += CHUNK) {
-      const end = Math.min(i + CHUNK, visits.length);
-      const events = new Map<string, ClickEvent>();
-      for (let k = i; k < end; k++) {
-        addTo(events, this.enricher.enrich(visits[k]!));
-        if ((k + 1 - i) % SLICE === 0 && k + 1 < end) await setImmediate();
-      }
-      const batch: ClickEventBatch = { writer: this.writer, seq: ++this.seq, events: [...events.values()] };
+    const folded = new Map<string, ClickEvent>();
+    for (let k = 0; k < visits.length; k++) {
+      addTo(folded, this.enricher.enrich(visits[k]!));
+      if ((k + 1) % SLICE === 0 && k + 1 < visits.length) await setImmediate();
+    }
+    const events = this.ready.length === 0 ? [...folded.values()] : this.ready.concat([...folded.values()]);
+    this.ready = [];
+    for (let i = 0; i < events.length; i += CHUNK) {
+      const batch: ClickEventBatch = { writer: this.writer, seq: ++this.seq, events: events.slice(i, i + CHUNK) };
       if (!(await this.tryWrite(batch))) {
         this.unconfirmed = batch;
-        // Never sent: back in front of the visits noted meanwhile, still held.
-        this.pending = visits.slice(end).concat(this.pending);
+        // Never sent: written after it, still held (enriched, so no address is kept meanwhile).
+        this.ready = events.slice(i + CHUNK);
         return;
       }
     }
@@ -114,7 +151,9 @@ export class VisitRecorder extends PeriodicWriter {
   private async tryWrite(batch: ClickEventBatch): Promise<boolean> {
     try {
       await this.store.add(batch);
-      this.held -= visitsIn(batch);
+      const visits = visitsIn(batch);
+      this.held -= visits;
+      this.written += visits;
       return true;
     } catch (error) {
       this.log.warn({ err: error, events: visitsIn(batch) }, 'click event flush failed; will retry');
@@ -134,7 +173,7 @@ export class VisitRecorder extends PeriodicWriter {
 }
 
 /**
- * Adds an event to those of a chunk, to the second: events identical in all else within the same
+ * Adds an event to those of a flush, to the second: events identical in all else within the same
  * second are one event with their count (a burst of visits to one link costs one row).
  */
 function addTo(events: Map<string, ClickEvent>, event: ClickEvent): void {

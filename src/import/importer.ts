@@ -4,7 +4,7 @@
 import type { Caller } from '../accounts/account-service.js';
 import type { ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
-import { generateCode, LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
+import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { COMMENT_MAX_LENGTH, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
 import { urlHash } from '../links/url-hash.js';
 import { linkDestination } from '../net/normalize-url.js';
@@ -26,7 +26,7 @@ export interface ImportDeps {
   /** Running servers' caches hear of each new link (Redis when configured; else their 2-second miss entries expire). */
   readonly changes: { announce(domain: string, key: string): void };
   readonly store: {
-    write(source: string, links: readonly ImportedLink[], drawCode: (domain: string) => string, dryRun: boolean): Promise<ImportOutcome[]>;
+    write(source: string, links: readonly ImportedLink[], codeLength: (domain: string) => number, dryRun: boolean): Promise<ImportOutcome[]>;
   };
   readonly allowUrlCredentials: boolean;
 }
@@ -139,10 +139,10 @@ export class Importer {
   ): Promise<void> {
     if (pending.length > 0) {
       const links = pending.map((p) => p.link);
-      // A code as a shorten on the link's domain would draw it (the domain's length).
-      const drawCode = (domain: string) => generateCode(this.codeLengths.get(domain) ?? MIN_CODE_LENGTH);
+      // A code as a shorten on the link's domain would make it (the domain's length).
+      const codeLength = (domain: string) => this.codeLengths.get(domain) ?? MIN_CODE_LENGTH;
       const began = performance.now();
-      const outcomes = await this.deps.store.write(options.source, links, drawCode, options.dryRun);
+      const outcomes = await this.deps.store.write(options.source, links, codeLength, options.dryRun);
       const took = performance.now() - began;
       tally.longestWriteMs = Math.max(tally.longestWriteMs, took);
       this.fitBatch(links.length, took);

@@ -1,47 +1,21 @@
-import { randomFillSync } from 'node:crypto';
 import { BriefError } from '../errors.js';
-
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-// 62 * 4 = 248: bytes at or above it are dropped so every character is equally likely.
-const UNBIASED_LIMIT = 248;
+import { RESERVED_KEYS } from '../storage/stores/links.js';
 
 export const SLUG_MAX_LENGTH = 64;
 /** What may stand after the domain in a short URL: a slug, or a generated code. */
 export const LINK_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** First path segments that belong to Brief itself (now or on the roadmap), never to a link. */
-// biome-ignore format: a list of words reads best as lines of words
-export const RESERVED_SLUGS = new Set([
-  'v1', 'v2', 'v3', 'api', 'admin', 'health', 'healthz', 'ready', 'readyz', 'live', 'livez', 'metrics',
-  'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app', 'auth',
-]);
+/** First path segments that belong to Brief itself (now or on the roadmap), never to a link; no code is ever one either. */
+export const RESERVED_SLUGS = RESERVED_KEYS;
 
-// Random bytes drawn 4 KB at a time: one call into the CSPRNG per ~500 codes instead of one
-// per code (a tenth of a bulk create's time went to those calls). Each byte is used once.
-const pool = Buffer.alloc(4096);
-let poolAt = pool.length;
-
-function randomByte(): number {
-  if (poolAt === pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  return pool[poolAt++]!;
-}
+const ALPHANUMERIC = /^[0-9A-Za-z]+$/;
 
 /**
- * A code of `length` characters of [0-9A-Za-z] from crypto randomness. Never a reserved
- * word (a 7-character code could spell `metrics`), so no link key is ever one of ours.
+ * A slug that looks like the codes made on its domain: exactly as many letters and digits as
+ * its code length. Every such string is the code of some id, now or later (decision 0026).
  */
-export function generateCode(length: number): string {
-  for (;;) {
-    let code = '';
-    while (code.length < length) {
-      const byte = randomByte();
-      if (byte < UNBIASED_LIMIT) code += ALPHABET[byte % 62];
-    }
-    if (!RESERVED_SLUGS.has(code.toLowerCase())) return code;
-  }
+export function hasCodeShape(slug: string, codeLength: number): boolean {
+  return slug.length === codeLength && ALPHANUMERIC.test(slug);
 }
 
 /** Checks a requested slug; slugs are case-sensitive, reserved words are refused in any case. */
@@ -52,4 +26,15 @@ export function validateSlug(slug: string): string {
   if (!LINK_KEY.test(slug)) throw BriefError.invalid('slug', 'regex', 'The slug field format is invalid');
   if (RESERVED_SLUGS.has(slug.toLowerCase())) throw BriefError.invalid('slug', 'reserved', 'The slug is reserved');
   return slug;
+}
+
+/** Refuses a slug where the domain's generated codes live (decision 0026): they share one namespace. */
+export function refuseCodeShapedSlug(slug: string | null, codeLength: number): void {
+  if (slug !== null && hasCodeShape(slug, codeLength)) {
+    throw BriefError.invalid(
+      'slug',
+      'codeShape',
+      `The slug must not be exactly ${codeLength} letters and digits: that is the shape of the codes generated on its domain`,
+    );
+  }
 }

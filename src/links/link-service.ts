@@ -6,7 +6,7 @@ import { BriefError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
 import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, NewLink } from '../storage/stores/links.js';
 import { checkBulkItems } from './bulk-items.js';
-import { generateCode } from './codes.js';
+import { refuseCodeShapedSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
 import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
@@ -70,7 +70,7 @@ export class LinkService {
     requireRole(caller, 'links:write');
     const plan = await this.plan(caller, checkLinkInput(input, this.config.allowUrlCredentials));
     if ('found' in plan) return plan.found;
-    return this.settle(plan, await this.store.create(plan.link, () => generateCode(plan.domain.codeLength)));
+    return this.settle(plan, await this.store.create(plan.link));
   }
 
   /**
@@ -98,13 +98,7 @@ export class LinkService {
       }),
     );
     const writes = plans.filter((plan): plan is PlannedWrite => 'link' in plan);
-    const outcomes =
-      writes.length === 0
-        ? []
-        : await this.store.createMany(
-            writes.map((write) => write.link),
-            (i) => generateCode(writes[i]!.domain.codeLength),
-          );
+    const outcomes = writes.length === 0 ? [] : await this.store.createMany(writes.map((write) => write.link));
     let written = 0;
     return plans.map((plan, i) => {
       if ('error' in plan) return plan;
@@ -121,6 +115,7 @@ export class LinkService {
   private async plan(caller: Caller, input: CheckedLink): Promise<PlannedWrite | { found: MadeLink }> {
     const { url, slug, title, comment, password, expiresAt } = input;
     const domain = await this.domains.forShorten(caller, input.domain);
+    refuseCodeShapedSlug(slug, domain.codeLength);
     if (await this.domains.isShortHost(caller, url.host, url.hostname)) {
       throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
     }
@@ -133,6 +128,7 @@ export class LinkService {
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
+      codeLength: domain.codeLength,
       slug,
       url: url.href,
       urlHash: urlHash(url.href),

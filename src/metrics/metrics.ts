@@ -35,12 +35,24 @@ export interface RedirectFigures {
   failedClickWrites: number;
 }
 
+/** What the analytics recorder has done since start (analytics/visit-recorder.ts), read at a scrape. */
+export interface VisitFigures {
+  /** Visits noted and not yet written. */
+  held: number;
+  /** Visits turned away because the buffer was full. */
+  dropped: number;
+  /** Visits written to the store. */
+  written: number;
+  /** Seconds each flush with visits took, since the last read (each read takes them). */
+  flushTimes: number[];
+}
+
 /** What the metrics read from the rest of the server, when scraped. */
 export interface MetricSources {
   /** Links made by this process since it started (links/link-service.ts). */
   linksCreated(): number;
-  /** Click events waiting to be written, and dropped since start because the buffer was full. */
-  visits(): { held: number; dropped: number };
+  /** Click events waiting to be written, dropped since start because the buffer was full, written, and flush times. */
+  visits(): VisitFigures;
   /** Link lookups by who answered, the link index's size, blocked visits, failed click writes (services.ts RedirectFigures). */
   redirects(): RedirectFigures;
   /** Links refused since start because their destination host is blocked (links/link-service.ts). */
@@ -54,7 +66,8 @@ export interface MetricSources {
  * `brief_links_created_total`, `brief_http_requests_total{method,route,status}` (requests
  * Fastify routed; `route` is the route's template, never the raw path),
  * `brief_http_request_duration_seconds{method,route}` (API routes), `brief_rate_limited_total{limit}`,
- * and the analytics buffer (`brief_analytics_visits_buffered`, `brief_analytics_visits_dropped_total`).
+ * and analytics (`brief_analytics_visits_buffered`, `brief_analytics_visits_dropped_total`,
+ * `brief_analytics_visits_written_total`, `brief_analytics_flush_duration_seconds`).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -107,12 +120,20 @@ export class Metrics {
       labelNames: ['limit'],
       registers: [this.registry],
     });
+    // One read of the recorder per scrape (it hands over its flush times once), shared by the four below:
+    // the first of them to be collected reads it.
+    let visits: VisitFigures | undefined;
+    const visitFigures = () => {
+      visits ??= sources.visits();
+      return visits;
+    };
     new Gauge({
       name: 'brief_analytics_visits_buffered',
       help: 'Click events noted and not yet written (ANALYTICS_BUFFER_MAX bounds them).',
       registers: [this.registry],
       collect() {
-        this.set(sources.visits().held);
+        visits = undefined; // a new scrape
+        this.set(visitFigures().held);
       },
     });
     new Counter({
@@ -121,7 +142,27 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        this.inc(sources.visits().dropped);
+        this.inc(visitFigures().dropped);
+      },
+    });
+    new Counter({
+      name: 'brief_analytics_visits_written_total',
+      help: 'Visits written to the analytics store (a stored row may stand for several identical visits).',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(visitFigures().written);
+      },
+    });
+    new Histogram({
+      name: 'brief_analytics_flush_duration_seconds',
+      help: 'Time of each analytics flush that had visits to write: enrichment and the write, retries included.',
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+      collect() {
+        const figures = visitFigures();
+        for (const seconds of figures.flushTimes) this.observe(seconds);
+        figures.flushTimes = []; // observed once, whatever reads the metrics next
       },
     });
     new Counter({

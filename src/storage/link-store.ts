@@ -2,7 +2,10 @@ import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { inPowersOfTwo } from './batch-shapes.js';
+import type { CodePermutation } from './code-permutation.js';
+import { anyClash, codedHolderIn, codeHeld, nextIds } from './coded-ids.js';
 import type { Connection } from './connection.js';
+import { permutationOf, permutationSync, STORED_CODE, STORED_KEY } from './link-codes.js';
 import { SqliteLinkWrites } from './sqlite/link-writes.js';
 import type {
   CountedLink,
@@ -16,9 +19,6 @@ import type {
   SyncLinkReads,
 } from './stores/links.js';
 import type { LinkRow, Tables } from './tables.js';
-
-// One more than the draws a collision of random codes could plausibly need.
-const CODE_ATTEMPTS = 10;
 
 export function toLinkRecord(row: LinkRow): LinkRecord {
   return {
@@ -63,24 +63,54 @@ function toTarget(row: TargetRow | undefined): LinkTarget | null {
 // The dedupe index is partial (migrations/0003): a query uses it only when it names the
 // index's condition literally, not as a bound parameter.
 const REUSABLE = sql<boolean>`reusable = true`;
+const IS_STORED_KEY = sql<boolean>`${sql.raw(STORED_KEY)}`;
+const IS_STORED_CODE = sql<boolean>`${sql.raw(STORED_CODE)}`;
 
 /** Links on either engine; on a SQLite file, the hot reads also go to the read-only connection. */
 export class SqlLinkStore implements LinkStore {
   readonly syncReads: SyncLinkReads | undefined;
   private duplicateStatement: Statement<[number, string, Buffer], LinkRow> | undefined;
   private readonly sqliteWrites = new SqliteLinkWrites(toLinkRecord);
+  private permutation: Promise<CodePermutation> | undefined;
 
   constructor(private readonly connection: Connection) {
     this.syncReads = connection.reader && new SqliteLinkReads(connection.reader);
   }
 
+  /** The permutation of the database's secret, read once (again after a failed read). */
+  private codes(): Promise<CodePermutation> {
+    this.permutation ??= permutationOf(this.connection.db).catch((error: unknown) => {
+      this.permutation = undefined;
+      throw error;
+    });
+    return this.permutation;
+  }
+
+  /**
+   * A code made from an id is found by the id it decodes to (its row must have the key, on the
+   * domain); a slug, or a code stored before, by the unique index on the keys stored.
+   */
   async target(domain: string, key: string): Promise<LinkTarget | null> {
     if (this.syncReads) return this.syncReads.target(domain, key);
-    const row = await this.connection.db
+    const db = this.connection.db;
+    const id = (await this.codes()).decode(key);
+    if (id !== undefined) {
+      const row = await db
+        .selectFrom('links')
+        .select(TARGET_COLUMNS)
+        .where('id', '=', id)
+        .where('domain', '=', domain)
+        .where('key', '=', key)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (row) return toTarget(row);
+    }
+    const row = await db
       .selectFrom('links')
       .select(TARGET_COLUMNS)
       .where('domain', '=', domain)
       .where('key', '=', key)
+      .where(IS_STORED_KEY)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return toTarget(row);
@@ -100,77 +130,109 @@ export class SqlLinkStore implements LinkStore {
     return row && toLinkRecord(row);
   }
 
-  create(link: NewLink, drawCode: () => string): Promise<CreateOutcome> {
+  create(link: NewLink): Promise<CreateOutcome> {
     const { writeSqlite } = this.connection;
-    if (writeSqlite) return writeSqlite((sqlite) => this.sqliteWrites.create(sqlite, link, drawCode, CODE_ATTEMPTS));
-    return this.connection.write((db) => this.createIn(db, link, drawCode));
+    if (writeSqlite) return writeSqlite((sqlite) => this.sqliteWrites.create(sqlite, link));
+    return this.codes().then((codes) => this.connection.write((db) => this.createIn(db, codes, link)));
   }
 
-  createMany(links: readonly NewLink[], drawCode: (index: number) => string): Promise<CreateOutcome[]> {
+  async createMany(links: readonly NewLink[]): Promise<CreateOutcome[]> {
     const { writeSqlite } = this.connection;
-    if (writeSqlite) {
-      return writeSqlite((sqlite) => links.map((link, i) => this.sqliteWrites.create(sqlite, link, () => drawCode(i), CODE_ATTEMPTS)));
-    }
+    if (writeSqlite) return writeSqlite((sqlite) => links.map((link) => this.sqliteWrites.create(sqlite, link)));
+    const codes = await this.codes();
     return this.connection.write(async (db) => {
-      // The common case in one statement: every link new. When a unique index turns any of
-      // them away, that try is undone and each link goes the one-link way in order, so a
-      // later link never takes a slug or a dedupe slot before an earlier one.
+      // The common case in one statement: every link new, no slug on a code, no code on a key
+      // stored before. Otherwise, or when a unique index turns any of them away, that try is
+      // undone and each link goes the one-link way in order, so a later link never takes a slug
+      // or a dedupe slot before an earlier one. Ids taken for the try stay unused (gaps).
       await sql`savepoint links_many`.execute(db);
-      const codes = distinctCodes(links.length, drawCode);
-      const rows = await db
-        .insertInto('links')
-        .values(links.map((link, i) => insertValues(link, codes[i]!, link.reusable)))
-        .onConflict((oc) => oc.doNothing())
-        .returningAll()
-        .execute();
-      if (rows.length === links.length) {
-        const byCode = new Map(rows.map((row) => [row.code, row]));
-        return codes.map((code) => ({ created: toLinkRecord(byCode.get(code)!) }));
+      const ids = await nextIds(db, links.length);
+      const made = links.map((link, i) => codes.codeFor(ids[i]!, link.codeLength));
+      if (
+        !(await anyClash(
+          db,
+          codes,
+          links.map((link) => link.slug),
+          made,
+        ))
+      ) {
+        const rows = await db
+          .insertInto('links')
+          .values(links.map((link, i) => insertValues(link, ids[i]!, made[i]!, link.reusable)))
+          .onConflict((oc) => oc.doNothing())
+          .returningAll()
+          .execute();
+        if (rows.length === links.length) {
+          const byId = new Map(rows.map((row) => [Number(row.id), row]));
+          return ids.map((id) => ({ created: toLinkRecord(byId.get(id)!) }));
+        }
       }
       await sql`rollback to savepoint links_many`.execute(db);
       const outcomes: CreateOutcome[] = [];
-      for (const [i, link] of links.entries()) outcomes.push(await this.createIn(db, link, () => drawCode(i)));
+      for (const link of links) outcomes.push(await this.createIn(db, codes, link));
       return outcomes;
     });
   }
 
   /**
-   * Inserts with ON CONFLICT DO NOTHING and, when a unique index said no, finds out
-   * which: the account's own duplicate, a taken slug, or a code collision (another code
-   * is drawn). SQLite does the same with prepared statements (sqlite/link-writes.ts).
+   * Takes the next id from the sequence and makes its code (passing over ids whose code a key
+   * stored before holds, as SQLite does in sqlite/coded-ids.ts), inserts with ON CONFLICT DO
+   * NOTHING and, when a unique index said no, finds out which: the account's own duplicate or a
+   * taken slug. SQLite does the same with prepared statements (sqlite/link-writes.ts).
    */
-  private async createIn(db: Kysely<Tables>, link: NewLink, drawCode: () => string): Promise<CreateOutcome> {
-    for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-      const code = drawCode();
-      const insert = (reusable: boolean) =>
-        db
-          .insertInto('links')
-          .values(insertValues(link, code, reusable))
-          .onConflict((oc) => oc.doNothing())
-          .returningAll()
-          .executeTakeFirst();
-      const inserted = await insert(link.reusable);
-      if (inserted) return { created: toLinkRecord(inserted) };
-      if (link.slug === null) {
-        const duplicate = link.reusable ? await this.duplicateIn(db, link.accountId, link.domain, link.urlHash) : undefined;
-        if (duplicate && link.reuseExisting) return { duplicate };
-        // A new link beside the dedupe link, under the code just drawn (it was the dedupe index that said no).
-        const beside = duplicate && (await insert(false));
-        if (beside) return { created: toLinkRecord(beside) };
-        continue;
-      }
-      const holder = await db.selectFrom('links').selectAll().where('domain', '=', link.domain).where('key', '=', link.slug).executeTakeFirst();
+  private async createIn(db: Kysely<Tables>, codes: CodePermutation, link: NewLink): Promise<CreateOutcome> {
+    if (link.slug !== null) {
+      const coded = await codedHolderIn(db, codes, link.domain, link.slug);
+      if (coded) return { slugTaken: toLinkRecord(coded) };
+    }
+    let id: number;
+    let code: string;
+    do {
+      [id] = (await nextIds(db, 1)) as [number];
+      code = codes.codeFor(id, link.codeLength);
+    } while (await codeHeld(db, link.domain, code));
+    const insert = (reusable: boolean) =>
+      db
+        .insertInto('links')
+        .values(insertValues(link, id, code, reusable))
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+    const inserted = await insert(link.reusable);
+    if (inserted) return { created: toLinkRecord(inserted) };
+    if (link.slug === null) {
+      // Only the dedupe index can say no to a code made from a new id.
+      const duplicate = link.reusable ? await this.duplicateIn(db, link.accountId, link.domain, link.urlHash) : undefined;
+      if (duplicate && link.reuseExisting) return { duplicate };
+      const beside = duplicate && (await insert(false));
+      if (beside) return { created: toLinkRecord(beside) };
+    } else {
+      const holder = await db
+        .selectFrom('links')
+        .selectAll()
+        .where('domain', '=', link.domain)
+        .where('key', '=', link.slug)
+        .where(IS_STORED_KEY)
+        .executeTakeFirst();
       if (holder) return { slugTaken: toLinkRecord(holder) };
     }
-    throw new Error(`No free code after ${CODE_ATTEMPTS} attempts; raise CODE_LENGTH`);
+    throw new Error(`Link ${id} was refused by no index known`);
   }
 
-  findByKey(domain: string, key: string, accountId?: number): Promise<LinkRecord | undefined> {
-    return this.findLive('key', key, domain, accountId);
+  async findByKey(domain: string, key: string, accountId?: number): Promise<LinkRecord | undefined> {
+    const id = (await this.codes()).decode(key);
+    return (
+      (id !== undefined ? await this.findLive(id, 'key', key, domain, accountId) : undefined) ??
+      (await this.findLive(undefined, 'key', key, domain, accountId))
+    );
   }
 
-  findByCode(code: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined> {
-    return this.findLive('code', code, domain, accountId);
+  async findByCode(code: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined> {
+    const id = (await this.codes()).decode(code);
+    return (
+      (id !== undefined ? await this.findLive(id, 'code', code, domain, accountId) : undefined) ??
+      (await this.findLive(undefined, 'code', code, domain, accountId))
+    );
   }
 
   markDeleted(link: LinkRecord): Promise<boolean> {
@@ -280,8 +342,17 @@ export class SqlLinkStore implements LinkStore {
     return row?.clicks ?? 0;
   }
 
-  private async findLive(column: 'key' | 'code', value: string, domain: string | undefined, accountId?: number): Promise<LinkRecord | undefined> {
+  /** A live link by key or code: with `id`, the one row the value decodes to; without, by the indexes of what is stored. */
+  private async findLive(
+    id: number | undefined,
+    column: 'key' | 'code',
+    value: string,
+    domain: string | undefined,
+    accountId?: number,
+  ): Promise<LinkRecord | undefined> {
     let query = this.connection.db.selectFrom('links').selectAll().where(column, '=', value).where('deleted_at', 'is', null);
+    if (id !== undefined) query = query.where('id', '=', id);
+    else query = query.where(column === 'key' ? IS_STORED_KEY : IS_STORED_CODE);
     if (domain !== undefined) query = query.where('domain', '=', domain);
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
     const row = await query.executeTakeFirst();
@@ -303,9 +374,10 @@ export class SqlLinkStore implements LinkStore {
   }
 }
 
-/** The row of a new link under a code. */
-function insertValues(link: NewLink, code: string, reusable: boolean) {
+/** The row of a new link: its id and the code made from it. */
+function insertValues(link: NewLink, id: number, code: string, reusable: boolean) {
   return {
+    id,
     code,
     domain: link.domain,
     key: link.slug ?? code,
@@ -323,20 +395,8 @@ function insertValues(link: NewLink, code: string, reusable: boolean) {
     updated_at: null,
     reusable: reusable ? 1 : 0, // PostgreSQL reads '1' as true
     forward_query: link.forwardQuery ? 1 : 0,
+    coded: 1,
   };
-}
-
-/** A code for each of `count` links, no two alike (a row is matched to its link by its code). */
-function distinctCodes(count: number, drawCode: (index: number) => string): string[] {
-  const codes = new Set<string>();
-  const list: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let code = drawCode(i);
-    while (codes.has(code)) code = drawCode(i);
-    codes.add(code);
-    list.push(code);
-  }
-  return list;
 }
 
 /** In the write that changes a link: appends to the link_changes feed every instance polls. */
@@ -346,13 +406,33 @@ async function recordChange(db: Kysely<Tables>, link: LinkRecord): Promise<void>
 
 /** The redirect path's reads on a SQLite file's read-only connection, as prepared statements. */
 class SqliteLinkReads implements SyncLinkReads {
-  private lookup: Statement<[string, string], TargetRow> | undefined;
+  private lookups:
+    | { byId: Statement<[number, string, string], TargetRow>; byKey: Statement<[string, string], TargetRow>; codes: CodePermutation }
+    | undefined;
 
   constructor(private readonly reader: () => SQLite.Database) {}
 
+  /** As SqlLinkStore.target: a code by the id it decodes to, then a slug or a code stored before by its index. */
   target(domain: string, key: string): LinkTarget | null {
-    this.lookup ??= this.reader().prepare(`select ${TARGET_COLUMNS.join(', ')} from links where domain = ? and key = ? and deleted_at is null`);
-    return toTarget(this.lookup.get(domain, key));
+    const { byId, byKey, codes } = this.prepared();
+    const id = codes.decode(key);
+    if (id !== undefined) {
+      const row = byId.get(id, domain, key);
+      if (row) return toTarget(row);
+    }
+    return toTarget(byKey.get(domain, key));
+  }
+
+  private prepared() {
+    if (this.lookups) return this.lookups;
+    const reader = this.reader();
+    const columns = TARGET_COLUMNS.join(', ');
+    this.lookups = {
+      byId: reader.prepare(`select ${columns} from links where id = ? and domain = ? and key = ? and deleted_at is null`),
+      byKey: reader.prepare(`select ${columns} from links where domain = ? and key = ? and ${STORED_KEY} and deleted_at is null`),
+      codes: permutationSync(reader),
+    };
+    return this.lookups;
   }
 
   highestId(): number {

@@ -73,6 +73,14 @@ export interface LinkTable {
   forward_query: Generated<boolean | number>;
   /** Why an administrator blocked the link (`brief link block --reason`); null when not given or not blocked. */
   block_reason: string | null;
+  /** Its code is made from its id (decision 0026) and found by decoding; 0/1 on SQLite. Links from before keep stored codes. */
+  coded: Generated<boolean | number>;
+}
+
+/** The secret of the codes' permutation (decision 0026): one row, made by the migration. */
+export interface LinkCodeSecretTable {
+  id: number;
+  secret: Buffer;
 }
 
 /** Clicks per link, added to by every instance's click counter; no row means no clicks yet. */
@@ -219,6 +227,7 @@ export interface Tables {
   memberships: MembershipTable;
   sessions: SessionTable;
   invitations: InvitationTable;
+  link_code_secret: LinkCodeSecretTable;
 }
 
 export type LinkRow = Selectable<LinkTable>;

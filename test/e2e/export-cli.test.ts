@@ -14,7 +14,7 @@ const TRICKY = 'says "hi", then\nleaves';
 const EXPIRES = Date.UTC(2030, 0, 2, 3, 4, 5);
 
 async function make(database: Database, accountId: number, url: string, extra: Parameters<typeof newLink>[1] = {}) {
-  const outcome = await database.links.create(newLink(url, { accountId, ...extra }), () => `c${Math.random().toString(36).slice(2, 10)}`);
+  const outcome = await database.links.create(newLink(url, { accountId, ...extra }));
   if (!('created' in outcome)) throw new Error(`${url} was not made`);
   return outcome.created;
 }

@@ -137,11 +137,11 @@ for (const dialect of dialects) {
       const t = await buildTestApp(ctx.db.database, { CLICK_FLUSH_MS: '600000' });
       const clicks = (code: string) => storedClicks(ctx.t.database, code);
       const a = await make(t);
-      const b = await make(t, { slug: 'counted' });
+      const b = await make(t, { slug: 'counted-here' });
       try {
         for (let i = 0; i < 5; i++) assert.equal((await visit(BASE_HOST, a.code, 'GET', t)).statusCode, 301);
         for (let i = 0; i < 3; i++) assert.equal((await visit(BASE_HOST, a.code, 'HEAD', t)).statusCode, 301);
-        for (let i = 0; i < 2; i++) assert.equal((await visit(BASE_HOST, 'counted', 'GET', t)).statusCode, 301);
+        for (let i = 0; i < 2; i++) assert.equal((await visit(BASE_HOST, 'counted-here', 'GET', t)).statusCode, 301);
         assert.equal(await clicks(a.code), 0, 'no database write on the request path');
       } finally {
         await t.close();

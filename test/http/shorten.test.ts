@@ -229,11 +229,13 @@ for (const dialect of dialects) {
         await invalid({ url: freshUrl(), slug: 'per-domain' }, 'slug', 'The slug has already been taken');
       });
 
-      it('shares the path namespace with generated codes', async () => {
+      it('shares the path namespace with generated codes: a slug of their shape is refused (decision 0026)', async () => {
         const link = await ok({ url: freshUrl() });
-        await invalid({ url: freshUrl(), slug: link.code }, 'slug', 'The slug has already been taken');
-        // ...but the same word is free on another domain.
-        await ok({ url: freshUrl(), slug: link.code, domain: PUBLIC_HOST });
+        const shape = 'The slug must not be exactly 7 letters and digits: that is the shape of the codes generated on its domain';
+        await invalid({ url: freshUrl(), slug: link.code }, 'slug', shape);
+        // Every word of that shape is some id's code, on every domain; a character more or less is a slug like any other.
+        await invalid({ url: freshUrl(), slug: link.code, domain: PUBLIC_HOST }, 'slug', shape);
+        await ok({ url: freshUrl(), slug: `${link.code}x`, domain: PUBLIC_HOST });
       });
     });
 
@@ -313,24 +315,24 @@ for (const dialect of dialects) {
     });
 
     describe('codes', () => {
-      it('are never handed out again, not even after deletion (unique index)', async () => {
+      it('are never handed out again, not even after deletion (made from the id, the primary key)', async () => {
         const account = await ctx.t.account();
         const link = await ok({ url: freshUrl() }, account.headers);
         await ctx.t.app.inject({ method: 'DELETE', url: `/v2/links/${link.code}`, headers: account.headers });
         const row = await ctx.t.database.db.selectFrom('links').selectAll().where('code', '=', link.code).executeTakeFirstOrThrow();
-        assert.notEqual(row.deleted_at, null, 'a deleted link keeps its row, so its code stays taken');
-        const { id: _id, ...copy } = row;
+        assert.notEqual(row.deleted_at, null, 'a deleted link keeps its row, so its id (and the code made from it) stays taken');
+        assert.equal(Number(row.coded), 1);
         await assert.rejects(
           ctx.t.database.db
             .insertInto('links')
-            .values({ ...copy, domain: PUBLIC_HOST, key: 'other-key', deleted_at: null })
+            .values({ ...row, domain: PUBLIC_HOST, key: 'other-key', deleted_at: null })
             .execute(),
-          'the database refuses a second link with the same code',
+          'the database refuses a second link with the same id',
         );
         const more = await Promise.all(Array.from({ length: 50 }, () => ok({ url: freshUrl('more') }, account.headers)));
         assert.ok(!more.some((l) => l.code === link.code));
         // The deleted short URL never points elsewhere: its path cannot be taken as a slug.
-        await invalid({ url: freshUrl(), slug: link.code }, 'slug', 'The slug has already been taken');
+        await invalid({ url: freshUrl(), slug: link.code }, 'slug');
       });
     });
   });

@@ -13,7 +13,7 @@ import { dialects, newLink, openTestDatabase, type TestDatabase } from '../suppo
 const EXPIRES = Date.UTC(2031, 5, 6, 7, 8, 9);
 
 async function make(database: Database, accountId: number, url: string, extra: Parameters<typeof newLink>[1] = {}) {
-  const outcome = await database.links.create(newLink(url, { accountId, ...extra }), () => `c${Math.random().toString(36).slice(2, 9)}`);
+  const outcome = await database.links.create(newLink(url, { accountId, ...extra }));
   if (!('created' in outcome)) throw new Error(`${url} was not made`);
   return outcome.created;
 }

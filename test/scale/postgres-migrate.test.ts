@@ -34,6 +34,9 @@ if (TEST_DATABASE_URL) {
         );
         const rows = await adminQuery<{ n: number }>(testDb.url, `select count(*)::int as n from accounts where name = 'anonymous'`);
         assert.equal(rows[0]!.n, 1);
+        // One secret for the codes, which every instance reads.
+        const secrets = await adminQuery<{ n: number }>(testDb.url, 'select count(*)::int as n from link_code_secret');
+        assert.equal(secrets[0]!.n, 1);
         const recorded = await adminQuery<{ name: string }>(testDb.url, 'select name from kysely_migration order by name');
         assert.deepEqual(
           recorded.map((r) => r.name),

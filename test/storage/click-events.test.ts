@@ -142,6 +142,33 @@ for (const dialect of dialects) {
         assert.equal(rows[0]!.country, 'US');
       });
 
+      it('folds the visits alike within a second across the whole flush, in any number of writes', async () => {
+        const batches: number[] = [];
+        const store: AnalyticsStore = {
+          ...failing(() => undefined),
+          add: async (batch) => {
+            batches.push(batch.events.length);
+            await t.database.analytics.add(batch);
+          },
+        };
+        const recorder = new VisitRecorder(store, enricher, log, { max: 20_000, full: true, forwarded: true });
+        const hot = { id: linkId, url: 'https://example.com/events', blocked: false };
+        const rowCount = async () => (await t.database.db.selectFrom('click_events').select('id').where('link_id', '=', linkId).execute()).length;
+        const beforeVisits = (await rowsOf(linkId)).length;
+        const beforeRows = await rowCount();
+        // One hot link among 9,000 others' single visits: more events than one write takes.
+        const others = await Promise.all(Array.from({ length: 3 }, (_, i) => createStoreLink(t.database, accountId, `fold-${i}`)));
+        for (let i = 0; i < 9000; i++) {
+          recorder.observe(hot, request());
+          recorder.observe({ id: others[i % 3]!, url: 'https://example.com/other', blocked: false }, request({ 'accept-language': `x-${i}` }));
+        }
+        await recorder.stop();
+        assert.equal((await rowsOf(linkId)).length - beforeVisits, 9000, 'every visit counted');
+        assert.ok((await rowCount()) - beforeRows <= 3, 'the hot link’s visits are one row per second');
+        assert.ok(batches.length >= 2, `written in several writes: ${batches.join()}`);
+        assert.equal(recorder.writtenVisits, 18_000);
+      });
+
       it('holds at most `max` visits while the database fails, drops and counts the rest, then writes what it held', async () => {
         logged.length = 0;
         let down = true;

@@ -100,10 +100,7 @@ for (const dialect of dialects) {
     it('removes a domain with its live links in one write, recording each in the change feed', async () => {
       await t.database.domains.add(claim('busy.example', accountId));
       const make = async (name: string) => {
-        const outcome = await t.database.links.create(
-          newLink(`https://example.com/${name}`, { accountId, domain: 'busy.example' }),
-          () => `b${Math.random().toString(36).slice(2, 10)}`,
-        );
+        const outcome = await t.database.links.create(newLink(`https://example.com/${name}`, { accountId, domain: 'busy.example' }));
         if (!('created' in outcome)) throw new Error('not made');
         return outcome.created;
       };

@@ -43,7 +43,7 @@ for (const dialect of dialects) {
     after(() => t.cleanup());
 
     it('stores the switch, reads it into the target only when off, and edits it (off leaves dedupe)', async () => {
-      const made = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { forwardQuery: false }), draw);
+      const made = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { forwardQuery: false }));
       assert.ok('created' in made);
       const link = made.created;
       assert.equal(link.forwardQuery, false);
@@ -52,7 +52,7 @@ for (const dialect of dialects) {
       assert.equal(on?.forwardQuery, true);
       assert.deepEqual(await t.database.links.target(link.domain, link.key), { id: link.id, url: link.url, blocked: false });
 
-      const reusable = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { reusable: true }), draw);
+      const reusable = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { reusable: true }));
       assert.ok('created' in reusable);
       assert.equal(reusable.created.reusable, true);
       const off = await t.database.links.update(reusable.created, { forwardQuery: false });
@@ -63,7 +63,7 @@ for (const dialect of dialects) {
     if (dialect === 'sqlite')
       it('keeps links that do not forward out of the link index', async () => {
         const reads = t.database.links.syncReads!;
-        const made = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { forwardQuery: false }), draw);
+        const made = await t.database.links.create(newLink(`https://example.com/fq-${draw()}`, { forwardQuery: false }));
         assert.ok('created' in made);
         const indexed: string[] = [];
         reads.eachNewest(1_000_000, (_domain, key) => indexed.push(key));

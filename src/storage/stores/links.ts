@@ -3,10 +3,20 @@
 
 export type LinkStatus = 'public' | 'blocked';
 
+/** First path segments that belong to Brief itself (now or on the roadmap), never to a link: no code is ever one. */
+// biome-ignore format: a list of words reads best as lines of words
+export const RESERVED_KEYS: ReadonlySet<string> = new Set([
+  'v1', 'v2', 'v3', 'api', 'admin', 'health', 'healthz', 'ready', 'readyz', 'live', 'livez', 'metrics',
+  'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app', 'auth',
+]);
+
 export interface LinkRecord {
   /** Also the link's `tally`. */
   readonly id: number;
-  /** Generated code, unique across all links ever made (deleted ones included). */
+  /**
+   * Generated code, unique across all links ever made (deleted ones included): made from the id
+   * by a keyed permutation (decision 0026), or drawn at random for links made before.
+   */
   readonly code: string;
   /** host[:port] of the short domain. */
   readonly domain: string;
@@ -32,10 +42,12 @@ export interface LinkRecord {
   readonly forwardQuery: boolean;
 }
 
-/** A link to create; the store draws its code. */
+/** A link to create; the store makes its code from its id. */
 export interface NewLink {
   readonly accountId: number;
   readonly domain: string;
+  /** Characters of its code: the domain's length (more only once ids outgrow 62^length). */
+  readonly codeLength: number;
   readonly slug: string | null;
   readonly url: string;
   /** SHA-256 of url: the dedupe index covers it instead of the (up to 8 KB) url. */
@@ -118,16 +130,16 @@ export interface LinkStore {
   /** The account's live slug-less link to this URL on the domain (the dedupe read, before any write). */
   findDuplicate(accountId: number, domain: string, urlHash: Buffer): Promise<LinkRecord | undefined>;
   /**
-   * Inserts a link under a code from `drawCode`, drawing again while codes collide, in one
-   * durable write. The unique indexes decide races; see CreateOutcome.
+   * Inserts a link under the code of its new id, in one durable write. The unique indexes
+   * decide races; see CreateOutcome.
    */
-  create(link: NewLink, drawCode: () => string): Promise<CreateOutcome>;
+  create(link: NewLink): Promise<CreateOutcome>;
   /**
    * Many links, each as create() makes it, in their order, in one durable write: an outcome
    * per link, in the same order (a later link sees the earlier ones, as a dedupe or a taken
    * slug). A database failure fails them all.
    */
-  createMany(links: readonly NewLink[], drawCode: (index: number) => string): Promise<CreateOutcome[]>;
+  createMany(links: readonly NewLink[]): Promise<CreateOutcome[]>;
   /** A live link by the key it redirects from, optionally only among one account's. */
   findByKey(domain: string, key: string, accountId?: number): Promise<LinkRecord | undefined>;
   /** A live link by its generated code, on one domain or any, optionally only among one account's. */

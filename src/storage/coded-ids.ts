@@ -1,0 +1,49 @@
+import { type Kysely, sql } from 'kysely';
+import type { CodePermutation } from './code-permutation.js';
+import { STORED_CODE, STORED_KEY } from './link-codes.js';
+import { RESERVED_KEYS } from './stores/links.js';
+import type { LinkRow, Tables } from './tables.js';
+
+// New links' ids and codes on PostgreSQL (decision 0026), for links and imports alike; SQLite's are in
+// sqlite/coded-ids.ts. The ids come from the table's sequence, so instances never share one.
+
+const IS_STORED_KEY = sql<boolean>`${sql.raw(STORED_KEY)}`;
+const IS_STORED_CODE = sql<boolean>`${sql.raw(STORED_CODE)}`;
+
+/** The next `count` ids of PostgreSQL's sequence: every instance takes its own, so no two make one code. */
+export async function nextIds(db: Kysely<Tables>, count: number): Promise<number[]> {
+  const { rows } = await sql<{ id: string }>`select nextval(pg_get_serial_sequence('links', 'id')) as id from generate_series(1, ${count})`.execute(
+    db,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/** A code no link may take: a reserved word, a key stored before on the domain, or a code stored before anywhere. */
+export async function codeHeld(db: Kysely<Tables>, domain: string, code: string): Promise<boolean> {
+  if (RESERVED_KEYS.has(code.toLowerCase())) return true;
+  const { rows } = await sql<{ held: boolean }>`select exists(select 1 from links where domain = ${domain} and key = ${code} and ${IS_STORED_KEY})
+    or exists(select 1 from links where code = ${code} and ${IS_STORED_CODE}) as held`.execute(db);
+  return Boolean(rows[0]?.held);
+}
+
+/** The link whose code made from its id is `key` on `domain`, live or deleted. */
+export async function codedHolderIn(db: Kysely<Tables>, codes: CodePermutation, domain: string, key: string): Promise<LinkRow | undefined> {
+  const id = codes.decode(key);
+  if (id === undefined) return undefined;
+  return db.selectFrom('links').selectAll().where('id', '=', id).where('domain', '=', domain).where('key', '=', key).executeTakeFirst();
+}
+
+/** Whether any of a batch must go the one-link way: a slug (or kept key) on a code made before, or a new code on a key or code stored before. */
+export async function anyClash(
+  db: Kysely<Tables>,
+  codes: CodePermutation,
+  slugs: readonly (string | null)[],
+  made: readonly string[],
+): Promise<boolean> {
+  if (made.some((code) => RESERVED_KEYS.has(code.toLowerCase()))) return true;
+  const slugIds = slugs.flatMap((slug) => (slug === null ? [] : [codes.decode(slug)].filter((id) => id !== undefined)));
+  const { rows } = await sql<{ clash: boolean }>`select exists(select 1 from links where key in (${sql.join(made)}) and ${IS_STORED_KEY})
+    or exists(select 1 from links where code in (${sql.join(made)}) and ${IS_STORED_CODE})
+    ${slugIds.length > 0 ? sql`or exists(select 1 from links where id in (${sql.join(slugIds)}))` : sql``} as clash`.execute(db);
+  return Boolean(rows[0]?.clash);
+}
