@@ -60,7 +60,7 @@ function onPath(command: string): boolean {
 }
 
 /** The arguments bench/wrk-load.lua reads: KIND COUNT HOST RUN [PATH]. */
-function scriptArgs(request: LoadRequest, host: string): string[] {
+export function scriptArgs(request: LoadRequest, host: string): string[] {
   // A fresh run id per load, so new URLs never repeat those of an earlier load on the same server.
   const run = Math.floor(Math.random() * 36 ** 6).toString(36);
   switch (request.kind) {
@@ -95,6 +95,11 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       error ? reject(new Error(`wrk failed: ${error.message}\n${err}`)) : resolve(out),
     );
   });
+  return parseWrkResult(stdout);
+}
+
+/** The BENCH_RESULT line bench/wrk-load.lua prints at the end of a run, as a LoadResult. */
+export function parseWrkResult(stdout: string): LoadResult {
   const line = stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
   if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
   const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as {
