@@ -55,6 +55,9 @@ export interface PacedLoadResult {
   generatorCpuShare: number;
 }
 
+/** The share of the rate asked a run must send to have held it (wrk stops on time, with up to a slot's rounding). */
+export const HELD_SHARE = 0.97;
+
 /** wrk's connections for a paced load: enough to ride out a 10 ms stall of the server at 10,000/s. */
 export const PACED_CONNECTIONS = 100;
 
@@ -204,6 +207,8 @@ export interface FixedRateResult extends PacedLoadResult {
   rate: number;
   /** The generator stayed below GENERATOR_LIMIT of its core: the figures measured the server. */
   valid: boolean;
+  /** The rate asked was sent (within HELD_SHARE): false with a valid generator means the server could not keep up. */
+  held: boolean;
   /** Visits in the click totals. */
   counted: number;
   /** Visits the analytics stored. */
@@ -224,11 +229,7 @@ export interface FixedRateResult extends PacedLoadResult {
  * links); the server is stopped (SIGTERM flushes its buffer) before the count. Visits of earlier
  * runs on the same file are subtracted.
  */
-export async function fixedRate(
-  start: () => Promise<RunningServer>,
-  dbFile: string,
-  spec: Omit<PacedLoadSpec, 'port'>,
-): Promise<FixedRateResult> {
+export async function fixedRate(start: () => Promise<RunningServer>, dbFile: string, spec: Omit<PacedLoadSpec, 'port'>): Promise<FixedRateResult> {
   const before = visitTotals(dbFile);
   const server = await start();
   const pid = server.child.pid!;
@@ -253,6 +254,7 @@ export async function fixedRate(
     rate: spec.rate,
     ...load,
     valid: load.generatorCpuShare <= GENERATOR_LIMIT,
+    held: load.achievedRate >= spec.rate * HELD_SHARE,
     counted: after.counted - before.counted,
     stored,
     // The counter when the server has /metrics, else the running total its warnings give.

@@ -79,7 +79,7 @@ export function markdownTable(r: BenchResults): string {
   }
   for (const f of r.fixedRate ?? []) {
     const name = `analytics fixed-rate ${f.rate} visits/s × ${Math.round(f.seconds)} s to ${f.distribution === 'zipf' ? 'Zipf-ranked' : 'random'} links of ${r.settings.links}`;
-    const limited = f.valid ? '' : ', INVALID: the generator was the limit';
+    const limited = (f.valid ? '' : ', INVALID: the generator was the limit') + (f.held ? '' : ', rate not held');
     lines.push(
       `| ${name}: sent (${f.achievedRate}/s, generator ${Math.round(f.generatorCpuShare * 100)}%${limited}) / answered / counted / stored / dropped / errors | ${f.sent} / ${f.answered} / ${f.counted} / ${f.stored} / ${f.dropped} / ${f.errors} |`,
       `| ${name}: server CPU per stored visit, all threads until idle (main thread, writer thread) | ${f.serverCpuMicrosPerVisit} µs (${f.mainCpuMicrosPerVisit}, ${f.writerCpuMicrosPerVisit}) |`,

@@ -39,11 +39,14 @@ test('parsePacedResult joins wrk-load.lua and wrk-paced.lua results: sent, answe
     p99: 4.2,
     generatorCpuShare: 0.25,
   });
-  assert.throws(() => parsePacedResult('BENCH_RESULT {"requests":1,"durationMicros":1,"errors":0,"p50Micros":1,"p99Micros":1,"cpuTicks":0}\n'), /no paced result/);
+  assert.throws(
+    () => parsePacedResult('BENCH_RESULT {"requests":1,"durationMicros":1,"errors":0,"p50Micros":1,"p99Micros":1,"cpuTicks":0}\n'),
+    /no paced result/,
+  );
   assert.throws(() => parsePacedResult('BENCH_PACED {"sent":1,"answered":1,"late":0}\n'), /no result/);
 });
 
-test("splitThreadCpu charges the main thread, the busiest other thread (the writer) and the rest; threads born meanwhile count from zero", () => {
+test('splitThreadCpu charges the main thread, the busiest other thread (the writer) and the rest; threads born meanwhile count from zero', () => {
   const before = new Map([
     [100, 1.0],
     [101, 0.2],
@@ -145,6 +148,7 @@ test('npm run bench -- --smoke with both fixed-rate scenarios sends visits at th
     assert.ok(f.serverCpuMicrosPerVisit >= f.mainCpuMicrosPerVisit + f.writerCpuMicrosPerVisit - 0.2, what);
     assert.ok(f.generatorCpuShare >= 0 && f.generatorCpuShare <= 1.5, `${what}: generator share ${f.generatorCpuShare}`);
     assert.equal(f.valid, f.generatorCpuShare <= 0.8);
+    assert.equal(f.held, f.achievedRate >= f.rate * 0.97);
   }
   fs.rmSync(dir, { recursive: true, force: true });
 });
