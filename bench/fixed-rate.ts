@@ -215,6 +215,11 @@ export interface FixedRateResult extends PacedLoadResult {
   stored: number;
   /** Visits the analytics dropped because its buffer was full (the server's counter). */
   dropped: number;
+  /**
+   * The server's CPU (every thread) over the wall time of the load and its settling: near 1 with the rate
+   * not held, the server's core was the limit; far below, other work on that core was (a shared machine).
+   */
+  serverCoreShare: number;
   /** The server's CPU (every thread, until idle again) per stored visit, in µs. */
   serverCpuMicrosPerVisit: number;
   /** Its main thread's (the redirects) per stored visit, in µs. */
@@ -248,6 +253,7 @@ export async function fixedRate(start: () => Promise<RunningServer>, dbFile: str
   }
   const after = visitTotals(dbFile);
   const stored = after.stored - before.stored;
+  const serverSeconds = threads.main + threads.writer + threads.rest;
   const perVisit = (seconds: number) => Math.round(((seconds * 1e6) / Math.max(stored, 1)) * 10) / 10;
   return {
     distribution: spec.distribution,
@@ -259,7 +265,8 @@ export async function fixedRate(start: () => Promise<RunningServer>, dbFile: str
     stored,
     // The counter when the server has /metrics, else the running total its warnings give.
     dropped: Math.max(droppedCounter ?? 0, droppedVisits(server)),
-    serverCpuMicrosPerVisit: perVisit(threads.main + threads.writer + threads.rest),
+    serverCoreShare: Math.round((serverSeconds / (load.seconds + settleSeconds)) * 100) / 100,
+    serverCpuMicrosPerVisit: perVisit(serverSeconds),
     mainCpuMicrosPerVisit: perVisit(threads.main),
     writerCpuMicrosPerVisit: perVisit(threads.writer),
     settleSeconds: Math.round(settleSeconds * 10) / 10,

@@ -82,7 +82,7 @@ export function markdownTable(r: BenchResults): string {
     const limited = (f.valid ? '' : ', INVALID: the generator was the limit') + (f.held ? '' : ', rate not held');
     lines.push(
       `| ${name}: sent (${f.achievedRate}/s, generator ${Math.round(f.generatorCpuShare * 100)}%${limited}) / answered / counted / stored / dropped / errors | ${f.sent} / ${f.answered} / ${f.counted} / ${f.stored} / ${f.dropped} / ${f.errors} |`,
-      `| ${name}: server CPU per stored visit, all threads until idle (main thread, writer thread) | ${f.serverCpuMicrosPerVisit} µs (${f.mainCpuMicrosPerVisit}, ${f.writerCpuMicrosPerVisit}) |`,
+      `| ${name}: server CPU per stored visit, all threads until idle (main thread, writer thread; server's share of its core) | ${f.serverCpuMicrosPerVisit} µs (${f.mainCpuMicrosPerVisit}, ${f.writerCpuMicrosPerVisit}; ${Math.round(f.serverCoreShare * 100)}%) |`,
     );
   }
   return lines.join('\n');

@@ -206,7 +206,7 @@ async function main(): Promise<void> {
       fixedRateResults.push(f);
       const limited = (f.valid ? '' : ' (INVALID: the generator was the limit)') + (f.held ? '' : ', rate NOT held');
       log(
-        `${FIXED_RATE_SCENARIOS[distribution]} ${rate}/s for ${f.seconds.toFixed(1)} s: sent ${f.sent} (${f.achievedRate}/s, ${f.late} late), answered ${f.answered}, errors ${f.errors}, p99 ${f.p99} ms, counted ${f.counted}, stored ${f.stored}, dropped ${f.dropped}, server CPU ${f.serverCpuMicrosPerVisit} µs/stored visit (main thread ${f.mainCpuMicrosPerVisit}, writer ${f.writerCpuMicrosPerVisit}), generator ${Math.round(f.generatorCpuShare * 100)}% of its core${limited} (idle again after ${f.settleSeconds} s)`,
+        `${FIXED_RATE_SCENARIOS[distribution]} ${rate}/s for ${f.seconds.toFixed(1)} s: sent ${f.sent} (${f.achievedRate}/s, ${f.late} late), answered ${f.answered}, errors ${f.errors}, p99 ${f.p99} ms, counted ${f.counted}, stored ${f.stored}, dropped ${f.dropped}, server CPU ${f.serverCpuMicrosPerVisit} µs/stored visit (main thread ${f.mainCpuMicrosPerVisit}, writer ${f.writerCpuMicrosPerVisit}), server ${Math.round(f.serverCoreShare * 100)}% of its core, generator ${Math.round(f.generatorCpuShare * 100)}% of its core${limited} (idle again after ${f.settleSeconds} s)`,
       );
     }
   }

@@ -145,6 +145,7 @@ test('npm run bench -- --smoke with both fixed-rate scenarios sends visits at th
     assert.equal(f.stored, f.counted, `${what} stored ${f.stored} of ${f.counted}`);
     assert.equal(f.dropped, 0);
     assert.ok(f.serverCpuMicrosPerVisit > 0);
+    assert.ok(f.serverCoreShare > 0 && f.serverCoreShare <= 2.5, `${what}: server share ${f.serverCoreShare}`);
     assert.ok(f.serverCpuMicrosPerVisit >= f.mainCpuMicrosPerVisit + f.writerCpuMicrosPerVisit - 0.2, what);
     assert.ok(f.generatorCpuShare >= 0 && f.generatorCpuShare <= 1.5, `${what}: generator share ${f.generatorCpuShare}`);
     assert.equal(f.valid, f.generatorCpuShare <= 0.8);
