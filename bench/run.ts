@@ -2,10 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { positiveWholes } from '../harness/cli-numbers.js';
+import { PACED_CONNECTIONS } from '../harness/paced-load.js';
 import { droppedVisits, pinSelf, type RunningServer, settle, startBaseline, startBrief, startFastest } from '../harness/servers.js';
 import { buildOther, type OtherBuild } from './against.js';
 import { type AnalyticsQueryResult, benchAnalyticsQueries } from './analytics-queries.js';
-import { type Distribution, FIXED_RATE_SCENARIOS, type FixedRateResult, fixedRate, PACED_CONNECTIONS, positiveWholes } from './fixed-rate.js';
+import { type Distribution, FIXED_RATE_SCENARIOS, type FixedRateResult, fixedRate } from './fixed-rate.js';
 import { linkKey } from './link-keys.js';
 import { ensureWrk, GENERATOR_LIMIT, type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';

@@ -1,5 +1,5 @@
-// The "analytics fixed-rate" scenarios' harness (bench/fixed-rate.ts): its parsing and CPU split on
-// their own, then the whole scenario at small rates for a short time (it paces its visits, and counts
+// The "analytics fixed-rate" scenarios (bench/fixed-rate.ts): the parsing and the server figures they use
+// (harness/cli-numbers.ts, paced-load.ts, server-figures.ts) on their own, then the whole scenario at small rates for a short time (it paces its visits, and counts
 // what was answered, counted, stored and dropped). Speed is never asserted.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -9,7 +9,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { metricValue, parsePacedResult, positiveWholes, splitThreadCpu, threadCpuSeconds, visitTotals } from '../../bench/fixed-rate.js';
+import { positiveWholes } from '../../harness/cli-numbers.js';
+import { parsePacedResult } from '../../harness/paced-load.js';
+import { metricValue, splitThreadCpu, threadCpuSeconds, visitTotals } from '../../harness/server-figures.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
