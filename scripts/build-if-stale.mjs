@@ -3,7 +3,7 @@
 // only when the build is missing, a source is newer than it, or the dependencies changed since it was
 // made, so a built clone starts in a second or two (issue 25 item 2, decision 0016). The build is
 // dist/main.js and dist/web-app/index.html (the older of the two); the sources are every file under
-// src/ and web/, tsconfig.json and vite.config.ts; the dependencies are package-lock.json's content,
+// src/ and web/, tsconfig.json, vite.config.ts and scripts/build-server.mjs; the dependencies are package-lock.json's content,
 // whose hash `npm run build` records in dist/.lockfile-sha256 (by content, since npm rewrites the file
 // on every install).
 // Usage: node scripts/build-if-stale.mjs [--check | --stamp] [--root DIR]
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE_DIRS = ['src', 'web'];
-const SOURCE_FILES = ['tsconfig.json', 'vite.config.ts'];
+const SOURCE_FILES = ['tsconfig.json', 'vite.config.ts', 'scripts/build-server.mjs'];
 const BUILD_FILES = ['dist/main.js', 'dist/web-app/index.html'];
 const LOCKFILE = 'package-lock.json';
 const LOCK_STAMP = 'dist/.lockfile-sha256';

@@ -14,6 +14,7 @@ import { cors, corsOptions } from './http/cors.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './http/error-handler.js';
 import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerRateLimits } from './http/rate-limits.js';
+import { registerRouteScopes } from './http/route-scopes.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
@@ -27,6 +28,7 @@ import { redirectRoutes } from './redirect/routes.js';
 import { createReadiness, createRedirects, createServices, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
 import { isConnectionError } from './storage/connection-errors.js';
+import { tokenRoutes } from './tokens/routes.js';
 import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { withServerFacts } from './web/server-facts.js';
 
@@ -126,6 +128,8 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     // Every token is checked before anything else (limits included): an unknown one is 401 on every call.
     api.addHook('onRequest', checkToken(authenticate));
     await api.register(cors, corsOptions(config));
+    // What each route declares a token must hold (its scope): checked before its limits.
+    registerRouteScopes(api, authenticate);
     api.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
     api.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
     api.register(qrRoutes(), { prefix: '/v2' });
@@ -133,6 +137,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
+    api.register(tokenRoutes(services.accounts, workspaceCaller), { prefix: '/v3' });
   });
   const stopSignal = deps.stopSignal ?? new StopSignal();
   const readiness = createReadiness(deps.database, redirects, stopSignal, log);

@@ -2,7 +2,13 @@
 // vocabulary (its error code) and knows nothing of HTTP: http/error-status.ts alone maps
 // each code to a status, and http/error-handler.ts turns errors into responses.
 
-export type ErrorCode = 'E_VALIDATION_ERROR' | 'E_UNAUTHORIZED_ACCESS' | 'E_NOT_FOUND' | 'E_TOO_MANY_REQUESTS' | 'E_SERVICE_UNAVAILABLE';
+export type ErrorCode =
+  | 'E_VALIDATION_ERROR'
+  | 'E_UNAUTHORIZED_ACCESS'
+  | 'E_FORBIDDEN'
+  | 'E_NOT_FOUND'
+  | 'E_TOO_MANY_REQUESTS'
+  | 'E_SERVICE_UNAVAILABLE';
 
 /** One field's problem in a validation error. */
 export interface FieldError {
@@ -32,6 +38,11 @@ export class BriefError extends Error {
 
   static unauthorized(message = 'Unauthorized access'): BriefError {
     return new BriefError('E_UNAUTHORIZED_ACCESS', message);
+  }
+
+  /** The caller is known, and may see the thing, but not do this (a token used beyond its scopes). */
+  static forbidden(message: string): BriefError {
+    return new BriefError('E_FORBIDDEN', message);
   }
 
   /** Over a rate limit; the caller may try again after `retryAfterSeconds`. */

@@ -1,20 +1,16 @@
 #!/usr/bin/env node
 // `brief`: the server and the admin CLI. Every command reads the same environment as the server.
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { backupCommands } from './cli/backup-commands.js';
-import { accountHint, table, UsageError, when, withServices } from './cli/cli-support.js';
+import { table, UsageError, when, withServices } from './cli/cli-support.js';
 import { domainCommands } from './cli/domain-commands.js';
 import { exportCommands } from './cli/export-commands.js';
 import { importCommands } from './cli/import-commands.js';
 import { linkCommands } from './cli/link-commands.js';
+import { tokenCommands } from './cli/token-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BriefError } from './errors.js';
 import { serve } from './serve.js';
-
-function positiveInteger(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
-  return Number(value);
-}
 
 const program = new Command('brief').description('Brief: a self-hosted URL shortener').showHelpAfterError(false);
 
@@ -52,46 +48,7 @@ account
     }),
   );
 
-const token = program.command('token').description('manage API tokens (only their SHA-256 hashes are stored)');
-token
-  .command('create <account>')
-  .description('create a bearer token; it is printed once, alone on the last line')
-  .option('--label <text>', 'what the token is for')
-  .option('--expires-in <days>', 'expire after this many days', positiveInteger)
-  .action((name: string, options: { label?: string; expiresIn?: number }) =>
-    withServices(async ({ accounts }) => {
-      const { token: secret, record } = await accounts
-        .createToken(name, { label: options.label, expiresInDays: options.expiresIn })
-        .catch(accountHint(name));
-      console.log(`created token ${record.id} for ${name}${record.expiresAt ? `, expires ${when(record.expiresAt)}` : ''}`);
-      console.log('store it now: it cannot be shown again');
-      console.log(secret);
-    }),
-  );
-token
-  .command('list <account>')
-  .description("list an account's tokens")
-  .action((name: string) =>
-    withServices(async ({ accounts }) => {
-      const rows = await accounts.listTokens(name).catch(accountHint(name));
-      console.log(
-        table(rows.map((r) => ({ id: r.id, label: r.label, created: when(r.createdAt), expires: when(r.expiresAt), revoked: when(r.revokedAt) }))),
-      );
-    }),
-  );
-token
-  .command('revoke <tokenId>')
-  .description('revoke a token by id')
-  .action((id: string) =>
-    withServices(async ({ accounts }) => {
-      // Not positiveInteger(): an InvalidArgumentError thrown in an action is a CommanderError
-      // that commander has not printed, so the user saw nothing.
-      if (!/^\d+$/.test(id) || Number(id) < 1) throw new UsageError(`TOKEN_ID must be a whole number of at least 1, got "${id}"`);
-      await accounts.revokeToken(Number(id));
-      console.log(`revoked token ${id}`);
-    }),
-  );
-
+tokenCommands(program);
 domainCommands(program);
 linkCommands(program);
 backupCommands(program);

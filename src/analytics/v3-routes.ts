@@ -61,18 +61,24 @@ const topSchema = (dimension: TopDimension) => ({
 export function analyticsRoutes(analytics: AnalyticsService, callerIn: WorkspaceCaller) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/shorten/analytics/clicks', { serializerCompiler: documentedOnly, config: { limit: 'read' }, schema: clicksSchema }, async (request) => {
-      const { workspaceId, ...query } = request.query;
-      const caller = await callerIn(request, workspaceId, 'account');
-      return analytics.clicks(caller, query);
-    });
+    app.get(
+      '/shorten/analytics/clicks',
+      { serializerCompiler: documentedOnly, config: { limit: 'read', scope: 'analytics:read' }, schema: clicksSchema },
+      async (request) => {
+        const { workspaceId, ...query } = request.query;
+        const caller = await callerIn(request, workspaceId, 'account');
+        return analytics.clicks(caller, query);
+      },
+    );
     // One route per dimension. Any other name under /v3/shorten/analytics is not a route (404 E_ROUTE_NOT_FOUND),
     // rather than a lookup of the link `analytics/{name}` by the link view's route (no short domain is named `analytics`).
-    app.get('/shorten/analytics/:name', { schema: { hide: true }, config: { limit: 'read' } }, (_request, reply) => reply.callNotFound());
+    app.get('/shorten/analytics/:name', { schema: { hide: true }, config: { limit: 'read', scope: 'analytics:read' } }, (_request, reply) =>
+      reply.callNotFound(),
+    );
     for (const dimension of Object.keys(TOP_DIMENSIONS) as TopDimension[]) {
       app.get(
         `/shorten/analytics/top-${dimension}`,
-        { serializerCompiler: documentedOnly, config: { limit: 'read' }, schema: topSchema(dimension) },
+        { serializerCompiler: documentedOnly, config: { limit: 'read', scope: 'analytics:read' }, schema: topSchema(dimension) },
         async (request) => {
           const { workspaceId, ...query } = request.query;
           const caller = await callerIn(request, workspaceId, 'account');

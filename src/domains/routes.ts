@@ -23,9 +23,13 @@ export function domainRoutes(domains: DomainService, authenticate: Authenticate)
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/shorten-domains', { schema: listDomainsSchema, serializerCompiler: documentedOnly, config: { limit: 'read' } }, async (request) => {
-      const caller = await authenticate(request);
-      return domains.list(caller, request.query);
-    });
+    app.get(
+      '/shorten-domains',
+      { schema: listDomainsSchema, serializerCompiler: documentedOnly, config: { limit: 'read', scope: 'links:read' } },
+      async (request) => {
+        const caller = await authenticate(request);
+        return domains.list(caller, request.query);
+      },
+    );
   };
 }

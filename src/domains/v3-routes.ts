@@ -91,31 +91,43 @@ export function v3DomainRoutes(domains: DomainService, callerIn: WorkspaceCaller
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly };
 
-    app.get('/shorten/domains', { ...options, config: { limit: 'read' }, schema: listSchema }, async (request) => {
+    app.get('/shorten/domains', { ...options, config: { limit: 'read', scope: 'links:read' }, schema: listSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       return (await domains.usableBy(caller)).map(toV3Domain);
     });
 
-    app.put('/shorten/domains', { ...options, config: { limit: 'read' }, schema: addSchema }, async (request) => {
+    app.put('/shorten/domains', { ...options, config: { limit: 'read', scope: 'domains:write' }, schema: addSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       return toV3Domain(await domains.addOwn(caller, request.body.domain, request.body.shortCodeLength));
     });
 
-    app.post('/shorten/domains/:domain/verify', { ...options, config: { limit: 'domain-verify' }, schema: verifySchema }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'account');
-      return toV3Domain(await domains.verifyOwn(caller, request.params.domain));
-    });
+    app.post(
+      '/shorten/domains/:domain/verify',
+      { ...options, config: { limit: 'domain-verify', scope: 'domains:write' }, schema: verifySchema },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        return toV3Domain(await domains.verifyOwn(caller, request.params.domain));
+      },
+    );
 
-    app.delete('/shorten/domains/:domain', { ...options, config: { limit: 'read' }, schema: removeSchema }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'account');
-      await domains.removeOwn(caller, request.params.domain);
-      return { success: true as const };
-    });
+    app.delete(
+      '/shorten/domains/:domain',
+      { ...options, config: { limit: 'read', scope: 'domains:write' }, schema: removeSchema },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        await domains.removeOwn(caller, request.params.domain);
+        return { success: true as const };
+      },
+    );
 
-    app.patch('/shorten/domains/:domain', { ...options, config: { limit: 'read' }, schema: settingsSchema }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'account');
-      await domains.updateOwn(caller, request.params.domain, request.body ?? {});
-      return { success: true as const };
-    });
+    app.patch(
+      '/shorten/domains/:domain',
+      { ...options, config: { limit: 'read', scope: 'domains:write' }, schema: settingsSchema },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        await domains.updateOwn(caller, request.params.domain, request.body ?? {});
+        return { success: true as const };
+      },
+    );
   };
 }

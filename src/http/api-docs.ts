@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { DOCS_PAGE_HEADERS } from '../html/pages.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
 
 export const OPENAPI_PATH = '/v2/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -47,7 +49,12 @@ export function registerApiDocs(app: FastifyInstance): void {
       servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
-          [BEARER]: { type: 'http', scheme: 'bearer', description: 'A token made by `brief token create`.' },
+          [BEARER]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A token made by `brief token create` or `POST /v3/tokens`; its scopes say which calls it may make (403 `E_FORBIDDEN` beyond them).',
+          },
         },
       },
       tags: [
@@ -58,6 +65,7 @@ export function registerApiDocs(app: FastifyInstance): void {
         { name: 'v3 links', description: 'Links, as the v3 clients make, list, edit and delete them' },
         { name: 'v3 domains', description: "Short domains, and the settings of the caller's own" },
         { name: 'v3 analytics', description: "Clicks on the caller's links" },
+        { name: 'tokens', description: "The caller's workspace's API tokens, for the web app's Settings (a token with every scope)" },
         { name: 'operations', description: 'Health and readiness probes, for load balancers and orchestrators' },
       ],
     },

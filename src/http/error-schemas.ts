@@ -57,6 +57,29 @@ const EXAMPLES = {
     noToken: { summary: 'No token: this call is for an account', value: body('E_UNAUTHORIZED_ACCESS', 'This call needs a bearer token') },
     badToken: BAD_TOKEN,
   },
+  forbidden: {
+    scope: { summary: 'A token without the scope the call needs', value: body('E_FORBIDDEN', 'This call needs a token with the scope links:write') },
+    every: {
+      summary: 'Managing tokens needs every scope',
+      value: body('E_FORBIDDEN', 'This call needs a token with every scope; this token lacks the scope domains:write'),
+    },
+  },
+  tokenNotFound: {
+    notFound: { summary: "Not a live token of the caller's workspace", value: body('E_NOT_FOUND', 'Token not found') },
+    workspace: WORKSPACE_NOT_FOUND,
+  },
+  tokenValidation: {
+    scope: {
+      summary: 'A scope that does not exist',
+      value: field('scopes', 'enum', 'Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write'),
+    },
+    noScope: {
+      summary: 'An empty list of scopes',
+      value: field('scopes', 'minItems', 'Choose at least one scope (a token made without any has them all)'),
+    },
+    name: { summary: 'An empty name', value: field('name', 'required', 'The name field must not be empty') },
+    expiry: { summary: 'An expiry in the past', value: field('expiresAt', 'future', 'The expiresAt field must be a date in the future') },
+  },
   notFound: { notFound: LINK_NOT_FOUND },
   v3NotFound: { notFound: LINK_NOT_FOUND, workspace: WORKSPACE_NOT_FOUND },
   workspaceNotFound: { workspace: WORKSPACE_NOT_FOUND },
@@ -232,6 +255,7 @@ const STATUSES = {
     examples: 'badRequest',
   },
   401: { description: 'E_UNAUTHORIZED_ACCESS: the Authorization header is not a valid bearer token.', examples: 'unauthorized' },
+  403: { description: 'E_FORBIDDEN: the bearer token lacks the scope this call needs (the message names it).', examples: 'forbidden' },
   404: { description: "E_NOT_FOUND: no such live link among the caller's own.", examples: 'notFound' },
   422: {
     description: 'E_VALIDATION_ERROR: bad input; `errors` lists the failed fields, `message` repeats the first.',

@@ -57,18 +57,21 @@ function existsOnTheCalendar(parts: RegExpExecArray): boolean {
   );
 }
 
-/** `expiredAt`: an ISO 8601 timestamp with its zone, a date and time that exist, in the future; epoch milliseconds. */
-export function parseExpiry(value: string, now = Date.now()): number {
+/**
+ * `expiredAt` (or another expiry field, named by `field`): an ISO 8601 timestamp with its zone, a date and
+ * time that exist, in the future; epoch milliseconds.
+ */
+export function parseExpiry(value: string, now = Date.now(), field = 'expiredAt'): number {
   const parts = ISO_TIMESTAMP.exec(value);
   if (parts && !existsOnTheCalendar(parts)) {
     throw BriefError.invalid(
-      'expiredAt',
+      field,
       'calendar',
-      `The expiredAt field must be a date and time that exist (month 1–12, a day of that month, hours 0–23, minutes and seconds 0–59), got "${value}"`,
+      `The ${field} field must be a date and time that exist (month 1–12, a day of that month, hours 0–23, minutes and seconds 0–59), got "${value}"`,
     );
   }
   const at = parts ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at)) throw BriefError.invalid('expiredAt', 'date', 'The expiredAt field must be an ISO 8601 timestamp with a time zone');
-  if (at <= now) throw BriefError.invalid('expiredAt', 'future', 'The expiredAt field must be a date in the future');
+  if (Number.isNaN(at)) throw BriefError.invalid(field, 'date', `The ${field} field must be an ISO 8601 timestamp with a time zone`);
+  if (at <= now) throw BriefError.invalid(field, 'future', `The ${field} field must be a date in the future`);
   return at;
 }

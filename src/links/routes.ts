@@ -37,10 +37,14 @@ export function linkRoutes(links: LinkService, authenticate: Authenticate) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/shorten', { schema: shortenSchema, serializerCompiler: documentedOnly, config: { limit: 'links' } }, async (request) => {
-      const caller = await authenticate(request);
-      return links.shorten(caller, request.query);
-    });
+    app.get(
+      '/shorten',
+      { schema: shortenSchema, serializerCompiler: documentedOnly, config: { limit: 'links', scope: 'links:write' } },
+      async (request) => {
+        const caller = await authenticate(request);
+        return links.shorten(caller, request.query);
+      },
+    );
 
     // `*` so that an unencoded `domain/key` reaches us as well as one encoded path segment.
     app.delete(
@@ -51,6 +55,7 @@ export function linkRoutes(links: LinkService, authenticate: Authenticate) {
         // The document names the wildcard: DELETE /v2/links/{link}.
         config: {
           limit: 'read',
+          scope: 'links:write',
           swaggerTransform: ({ schema, url }) => ({ url: url.replace(/\*$/, '{link}'), schema: { ...schema, params: LinkParamDoc } }),
         },
       },

@@ -114,15 +114,19 @@ export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly };
 
-    app.post('/shorten/bulk', { ...options, config: { limit: 'links' }, schema: bulkSchema, preValidation: refuseNonArray }, async (request) => {
-      const caller = await callerIn(request, request.query.workspaceId, 'anyone');
-      const results = await links.createMany(caller, request.body);
-      return results.map((result) =>
-        'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
-      );
-    });
+    app.post(
+      '/shorten/bulk',
+      { ...options, config: { limit: 'links', scope: 'links:write' }, schema: bulkSchema, preValidation: refuseNonArray },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'anyone');
+        const results = await links.createMany(caller, request.body);
+        return results.map((result) =>
+          'error' in result ? { url: result.url, error: result.error.code, message: result.error.message } : toBulkResult(result),
+        );
+      },
+    );
 
-    app.get('/shorten', { ...options, config: { limit: 'links' }, schema: shortenSchema }, async (request) => {
+    app.get('/shorten', { ...options, config: { limit: 'links', scope: 'links:write' }, schema: shortenSchema }, async (request) => {
       const { workspaceId, returnExisting, forwardQuery, ...input } = request.query;
       const caller = await callerIn(request, workspaceId, 'anyone');
       const yes = (flag: string | undefined) => flag === '1' || flag === 'true';
@@ -131,26 +135,26 @@ export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
       );
     });
 
-    app.get('/shorten/list', { ...options, config: { limit: 'read' }, schema: listSchema }, async (request) => {
+    app.get('/shorten/list', { ...options, config: { limit: 'read', scope: 'links:read' }, schema: listSchema }, async (request) => {
       const { page, perPage, search, workspaceId } = request.query;
       const caller = await callerIn(request, workspaceId, 'account');
       const { total, links: found } = await links.list(caller, page, perPage, search);
       return { links: found.map((placed) => toListedLink(placed, placed.clicks)), metadata: { total, perPage, page } };
     });
 
-    app.get('/shorten/:domain/:slug', { ...options, config: { limit: 'read' }, schema: getSchema }, async (request) => {
+    app.get('/shorten/:domain/:slug', { ...options, config: { limit: 'read', scope: 'links:read' }, schema: getSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       const placed = await links.own(caller, request.params.domain, request.params.slug);
       return toOneLink(placed, placed.clicks);
     });
 
-    app.patch('/shorten/:domain/:slug', { ...options, config: { limit: 'read' }, schema: editSchema }, async (request) => {
+    app.patch('/shorten/:domain/:slug', { ...options, config: { limit: 'read', scope: 'links:write' }, schema: editSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       const placed = await links.edit(caller, request.params.domain, request.params.slug, request.body ?? {});
       return toOneLink(placed, placed.clicks);
     });
 
-    app.delete('/shorten/:domain/:slug', { ...options, config: { limit: 'read' }, schema: deleteSchema }, async (request) => {
+    app.delete('/shorten/:domain/:slug', { ...options, config: { limit: 'read', scope: 'links:write' }, schema: deleteSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       await links.deleteOwn(caller, request.params.domain, request.params.slug);
       return { success: true as const };

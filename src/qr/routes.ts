@@ -55,7 +55,7 @@ export function qrRoutes(qr = new QrService()) {
       {
         schema: qrSchema,
         serializerCompiler: documentedOnly,
-        config: { limit: 'read' },
+        config: { limit: 'read', scope: 'none' },
         // As for /v2/shorten, an empty parameter (`width=`) counts as not given: its default applies.
         preValidation: async (request) => {
           const query = request.query as Record<string, unknown>;

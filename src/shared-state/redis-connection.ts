@@ -1,5 +1,13 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { Log } from '../log.js';
+
+/** ioredis, loaded on the first connection: a server without REDIS_URL never loads its ~40 modules. */
+let ioredis: typeof import('ioredis') | undefined;
+const loadIoredis = () => {
+  ioredis ??= createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  return ioredis;
+};
 
 /**
  * Opens an ioredis connection that can never take the process down: 'error' is always
@@ -7,7 +15,7 @@ import type { Log } from '../log.js';
  * `role` names the connection in logs (publisher, subscriber, counters).
  */
 export function connectRedis(url: string, role: string, log: Log, options: RedisOptions = {}): Redis {
-  const redis = new Redis(url, {
+  const redis = new (loadIoredis().Redis)(url, {
     // Commands waiting on a dead connection fail after one reconnect attempt instead of
     // piling up; callers treat Redis as best-effort or answer 503.
     maxRetriesPerRequest: 1,

@@ -1,6 +1,10 @@
 import type { Connection } from './connection.js';
-import type { AccountRecord, AccountStore, TokenRecord } from './stores/accounts.js';
+import type { AccountRecord, AccountStore, LiveToken, TokenRecord } from './stores/accounts.js';
 import type { AccountRow, TokenRow } from './tables.js';
+
+/** Scopes are stored space-separated; null is every scope. */
+const storedScopes = (scopes: readonly string[] | null): string | null => (scopes === null ? null : scopes.join(' '));
+const readScopes = (stored: string | null): string[] | null => (stored === null ? null : stored.split(' ').filter((scope) => scope !== ''));
 
 const toAccount = (row: AccountRow): AccountRecord => ({ id: row.id, name: row.name, createdAt: row.created_at });
 
@@ -11,6 +15,8 @@ const toToken = (row: TokenRow): TokenRecord => ({
   createdAt: row.created_at,
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
+  scopes: readScopes(row.scopes),
+  lastUsedAt: row.last_used_at,
 });
 
 export class SqlAccountStore implements AccountStore {
@@ -38,7 +44,13 @@ export class SqlAccountStore implements AccountStore {
     return rows.map(toAccount);
   }
 
-  async addToken(token: { accountId: number; hash: string; label: string | null; expiresAt: number | null }): Promise<TokenRecord> {
+  async addToken(token: {
+    accountId: number;
+    hash: string;
+    label: string | null;
+    expiresAt: number | null;
+    scopes: readonly string[] | null;
+  }): Promise<TokenRecord> {
     const row = await this.connection.write((db) =>
       db
         .insertInto('tokens')
@@ -49,6 +61,8 @@ export class SqlAccountStore implements AccountStore {
           created_at: Date.now(),
           expires_at: token.expiresAt,
           revoked_at: null,
+          scopes: storedScopes(token.scopes),
+          last_used_at: null,
         })
         .returningAll()
         .executeTakeFirstOrThrow(),
@@ -61,20 +75,26 @@ export class SqlAccountStore implements AccountStore {
     return rows.map(toToken);
   }
 
-  async revokeToken(id: number): Promise<boolean> {
-    const result = await this.connection.write((db) =>
-      db.updateTable('tokens').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst(),
-    );
+  async revokeToken(id: number, accountId?: number): Promise<boolean> {
+    const result = await this.connection.write((db) => {
+      let update = db.updateTable('tokens').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null);
+      if (accountId !== undefined) update = update.where('account_id', '=', accountId);
+      return update.executeTakeFirst();
+    });
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async tokenByHash(hash: string): Promise<{ id: number; accountId: number; expiresAt: number | null } | undefined> {
+  async tokenByHash(hash: string): Promise<LiveToken | undefined> {
     const row = await this.connection.db
       .selectFrom('tokens')
-      .select(['id', 'account_id', 'expires_at'])
+      .select(['id', 'account_id', 'expires_at', 'scopes', 'last_used_at'])
       .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return row && { id: row.id, accountId: row.account_id, expiresAt: row.expires_at };
+    return row && { id: row.id, accountId: row.account_id, expiresAt: row.expires_at, scopes: readScopes(row.scopes), lastUsedAt: row.last_used_at };
+  }
+
+  async touchToken(id: number, at: number): Promise<void> {
+    await this.connection.write((db) => db.updateTable('tokens').set({ last_used_at: at }).where('id', '=', id).executeTakeFirst());
   }
 }

@@ -10,6 +10,7 @@ import { linkRollupMark } from './migrations/0007-link-rollup-mark.js';
 import { domainVerification } from './migrations/0009-domain-verification.js';
 import { linkForwardQuery } from './migrations/0010-link-forward-query.js';
 import { linkImports } from './migrations/0011-link-imports.js';
+import { tokenScopes } from './migrations/0015-token-scopes.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0009-domain-verification': domainVerification(database.dialect),
     '0010-link-forward-query': linkForwardQuery(database.dialect),
     '0011-link-imports': linkImports(database.dialect),
+    '0015-token-scopes': tokenScopes(database.dialect),
   };
 }
 

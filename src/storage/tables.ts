@@ -17,6 +17,10 @@ export interface TokenTable {
   created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
+  /** Space-separated scopes (accounts/scopes.ts); null: every scope. */
+  scopes: string | null;
+  /** When the token was last presented, to the minute; null: never. */
+  last_used_at: number | null;
 }
 
 export interface DomainTable {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_PAGE_HEADERS, ASSET_HEADERS } from '../html/pages.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-/** Where `npm run build` (vite.config.ts) writes the app: dist/web-app/ of the package, from src/web/ and dist/web/ alike. */
-export const WEB_APP_DIR = fileURLToPath(new URL('../../dist/web-app/', import.meta.url));
+/** Where `npm run build` (vite.config.ts) writes the app: dist/web-app/ of the package. */
+export const WEB_APP_DIR = path.join(PACKAGE_ROOT, 'dist', 'web-app');
 
 /** The built app: its page, or undefined when it was not built (then `/` is the 404 page, as without the app). */
 export interface WebApp {

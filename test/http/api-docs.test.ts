@@ -25,6 +25,7 @@ const TOP_PATHS = [
 const V3_ERRORS = {
   400: 'E_BAD_REQUEST',
   401: 'E_UNAUTHORIZED_ACCESS',
+  403: 'E_FORBIDDEN',
   404: 'E_NOT_FOUND',
   422: 'E_VALIDATION_ERROR',
   429: 'E_TOO_MANY_REQUESTS',
@@ -38,6 +39,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
     get: {
       400: 'E_BAD_REQUEST',
       401: 'E_UNAUTHORIZED_ACCESS',
+      403: 'E_FORBIDDEN',
       422: 'E_VALIDATION_ERROR',
       429: 'E_TOO_MANY_REQUESTS',
       500: 'E_INTERNAL_ERROR',
@@ -48,6 +50,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
     get: {
       400: 'E_BAD_REQUEST',
       401: 'E_UNAUTHORIZED_ACCESS',
+      403: 'E_FORBIDDEN',
       422: 'E_VALIDATION_ERROR',
       429: 'E_TOO_MANY_REQUESTS',
       500: 'E_INTERNAL_ERROR',
@@ -58,6 +61,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
     delete: {
       400: 'E_BAD_REQUEST',
       401: 'E_UNAUTHORIZED_ACCESS',
+      403: 'E_FORBIDDEN',
       404: 'E_NOT_FOUND',
       429: 'E_TOO_MANY_REQUESTS',
       500: 'E_INTERNAL_ERROR',
@@ -78,6 +82,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
     get: {
       400: 'E_BAD_REQUEST',
       401: 'E_UNAUTHORIZED_ACCESS',
+      403: 'E_FORBIDDEN',
       404: 'E_NOT_FOUND',
       429: 'E_TOO_MANY_REQUESTS',
       500: 'E_INTERNAL_ERROR',
@@ -98,12 +103,15 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   ),
   '/v3/shorten/domains/{domain}': Object.fromEntries(['delete', 'patch'].map((method) => [method, V3_ERRORS])),
   '/v3/shorten/domains/{domain}/verify': { post: V3_ERRORS },
+  '/v3/tokens': { get: Object.fromEntries(Object.entries(V3_ERRORS).filter(([status]) => status !== '422')), post: V3_ERRORS },
+  '/v3/tokens/{id}': { delete: V3_ERRORS },
 };
 
 const ERROR_CODES = [
   'E_VALIDATION_ERROR',
   'E_BAD_REQUEST',
   'E_UNAUTHORIZED_ACCESS',
+  'E_FORBIDDEN',
   'E_NOT_FOUND',
   'E_ROUTE_NOT_FOUND',
   'E_TOO_MANY_REQUESTS',
@@ -222,6 +230,7 @@ describe('API document and reference page', () => {
       'DELETE /v2/links/{link}',
       'DELETE /v3/shorten/domains/{domain}',
       'DELETE /v3/shorten/{domain}/{slug}',
+      'DELETE /v3/tokens/{id}',
       'GET /',
       'GET /healthz',
       'GET /readyz',
@@ -234,11 +243,13 @@ describe('API document and reference page', () => {
       'GET /v3/shorten/domains',
       'GET /v3/shorten/list',
       'GET /v3/shorten/{domain}/{slug}',
+      'GET /v3/tokens',
       'GET /{key}',
       'PATCH /v3/shorten/domains/{domain}',
       'PATCH /v3/shorten/{domain}/{slug}',
       'POST /v3/shorten/bulk',
       'POST /v3/shorten/domains/{domain}/verify',
+      'POST /v3/tokens',
       'POST /{key}',
       'PUT /v3/shorten/domains',
     ]);
@@ -419,7 +430,8 @@ describe('API document and reference page', () => {
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
       type: 'http',
       scheme: 'bearer',
-      description: 'A token made by `brief token create`.',
+      description:
+        'A token made by `brief token create` or `POST /v3/tokens`; its scopes say which calls it may make (403 `E_FORBIDDEN` beyond them).',
     });
     assert.deepEqual(operation('/v2/shorten', 'get').security, [{}, { bearerAuth: [] }]);
     assert.deepEqual(operation('/v2/shorten-domains', 'get').security, [{}, { bearerAuth: [] }]);

@@ -14,6 +14,7 @@ import type {
   ShortenV3Result,
 } from '../../src/links/v3-schemas';
 import type { QrQuery } from '../../src/qr/schemas';
+import type { ApiToken, NewToken, NewTokenBody } from '../../src/tokens/schemas';
 import { itemField } from './item-field';
 import { currentToken } from './session';
 
@@ -93,6 +94,8 @@ export type LinkPage = ListV3Result;
 export type LinkEdit = EditBody;
 export type ClickSeries = ClicksResult;
 export type TopList = TopResult;
+/** An API token of the workspace, as Settings lists it (never its secret), and one just made (with it, once). */
+export type { ApiToken, NewToken, NewTokenBody };
 
 /** A preset range, or a custom one: local calendar days, `to` included (YYYY-MM-DD both). */
 export type Choice = Range | { from: string; to: string };
@@ -164,6 +167,9 @@ export const api = {
     }),
   top: (dimension: string, choice: Choice, link?: string, limit = 10) =>
     call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...periodQuery(choice, link), limit } satisfies Partial<TopQuery> }),
+  tokens: () => call<ApiToken[]>('GET', '/v3/tokens'),
+  createToken: (input: NewTokenBody) => call<NewToken>('POST', '/v3/tokens', { body: input }),
+  revokeToken: (id: number) => call<unknown>('DELETE', `/v3/tokens/${id}`),
 };
 
 /** The QR code image of a short URL, from the API (same origin). */

@@ -3,6 +3,7 @@ import { AppLink } from './components/app-link';
 import { LinkPage } from './pages/link-page';
 import { MyLinksPage } from './pages/my-links';
 import { OverviewPage } from './pages/overview';
+import { SettingsPage } from './pages/settings';
 import { ShortenPage } from './pages/shorten';
 import { navigate, paths, type Route, useRoute } from './router';
 import { signOut, useSignedIn } from './session';
@@ -13,10 +14,11 @@ const TITLES: Record<Route['page'], string> = {
   links: 'My links',
   link: 'Link',
   overview: 'Overview',
+  settings: 'Settings',
   'not-found': 'Page not found',
 };
 
-const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview']);
+const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview', 'settings']);
 
 export function App() {
   const route = useRoute();
@@ -55,6 +57,9 @@ export function App() {
               </AppLink>
               <AppLink href={paths.overview} aria-current={current('overview')}>
                 Overview
+              </AppLink>
+              <AppLink href={paths.settings} aria-current={current('settings')}>
+                Settings
               </AppLink>
             </>
           )}
@@ -110,6 +115,8 @@ function Page(props: { route: Route; onSignIn: () => void }) {
       return <LinkPage key={`${route.domain}/${route.slug}`} domain={route.domain} slug={route.slug} />;
     case 'overview':
       return <OverviewPage />;
+    case 'settings':
+      return <SettingsPage />;
     default:
       return (
         <div class="card">

@@ -7,12 +7,14 @@ export type Route =
   | { page: 'links' }
   | { page: 'link'; domain: string; slug: string }
   | { page: 'overview' }
+  | { page: 'settings' }
   | { page: 'not-found' };
 
 function routeOf(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'shorten' };
   if (pathname === '/app/links' || pathname === '/app/links/') return { page: 'links' };
   if (pathname === '/app/overview' || pathname === '/app/overview/') return { page: 'overview' };
+  if (pathname === '/app/settings' || pathname === '/app/settings/') return { page: 'settings' };
   const link = /^\/app\/links\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
   if (link) {
     try {
@@ -28,6 +30,7 @@ export const paths = {
   shorten: '/',
   links: '/app/links',
   overview: '/app/overview',
+  settings: '/app/settings',
   link: (domain: string, slug: string) => `/app/links/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`,
 };
 

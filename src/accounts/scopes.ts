@@ -1,0 +1,53 @@
+// What a token may do. A token holds one or more scopes; one made without any holds every scope
+// (stored as no list at all, so it keeps full rights as scopes are added). The anonymous account
+// has no token and is not limited by scopes: what it may do is what each call allows anyone.
+// No Node modules here: the web app's typecheck reads this file.
+import { BriefError } from '../errors.js';
+
+export const SCOPES = ['links:read', 'links:write', 'analytics:read', 'domains:write'] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** What a route needs: one scope, every scope (managing tokens), or none (a call open to anyone, such as QR codes). */
+export type RouteScope = Scope | 'every' | 'none';
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/**
+ * The scopes a person asked for, checked: each must be known (else a validation error naming it
+ * and nothing is made), duplicates are dropped and the order is SCOPES'. `undefined` (none asked
+ * for) means every scope, stored as null.
+ */
+export function parseScopes(asked: readonly string[] | undefined, field = 'scopes'): Scope[] | null {
+  if (asked === undefined) return null;
+  const unknown = asked.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) {
+    throw BriefError.invalid(field, 'enum', `Unknown scope "${unknown[0]}": the scopes are ${SCOPES.join(', ')}`);
+  }
+  if (asked.length === 0) throw BriefError.invalid(field, 'minItems', 'Choose at least one scope (a token made without any has them all)');
+  return SCOPES.filter((scope) => asked.includes(scope));
+}
+
+/** The scopes a token holds: null (made without any) is every scope. */
+export const scopesHeld = (stored: readonly Scope[] | null | undefined): readonly Scope[] => stored ?? SCOPES;
+
+/** The scopes a caller lacks for what a route needs; empty when it may go on. `held` undefined: no token, no limit. */
+export function missingScopes(held: readonly Scope[] | undefined, needed: RouteScope): Scope[] {
+  if (held === undefined || needed === 'none') return [];
+  const wanted: readonly Scope[] = needed === 'every' ? SCOPES : [needed];
+  return wanted.filter((scope) => !held.includes(scope));
+}
+
+/** The error a token used beyond its scopes answers: 403 naming what it lacks. */
+export function forbiddenFor(missing: readonly Scope[], needed: RouteScope): BriefError {
+  const names = missing.join(', ');
+  const what = missing.length === 1 ? `the scope ${names}` : `the scopes ${names}`;
+  return BriefError.forbidden(
+    needed === 'every' ? `This call needs a token with every scope; this token lacks ${what}` : `This call needs a token with ${what}`,
+  );
+}
+
+/** Scopes as stored (names only), as this version knows them: a name it does not know is left out; null stays every scope. */
+export const knownScopes = (stored: readonly string[] | null): Scope[] | null => (stored === null ? null : stored.filter(isScope));

@@ -1,0 +1,106 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AccountService, TokenView } from '../accounts/account-service.js';
+import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
+import type { WorkspaceCaller } from '../http/auth.js';
+import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { parseExpiry } from '../links/link-fields.js';
+import { type ApiToken, ApiTokenList, NewToken, NewTokenBody, Revoked, TokenPath, TokensQuery } from './schemas.js';
+
+const tags = ['tokens'];
+const errors = {
+  ...errorResponses(400, 500, 503),
+  401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
+  404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+};
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const toApiToken = (view: TokenView): ApiToken => ({
+  id: view.id,
+  name: view.name,
+  scopes: [...view.scopes],
+  createdAt: new Date(view.createdAt).toISOString(),
+  lastUsedAt: iso(view.lastUsedAt),
+  expiresAt: iso(view.expiresAt),
+});
+
+/**
+ * The workspace's API tokens, for the web app's Settings, under /v3: list, make (the secret answered
+ * once) and revoke. Managing tokens needs a token with every scope (a narrower one could otherwise
+ * make itself a wider one); another workspace's token is not found.
+ */
+export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const options = { serializerCompiler: documentedOnly, config: { limit: 'read', scope: 'every' } } as const;
+
+    app.get(
+      '/tokens',
+      {
+        ...options,
+        schema: {
+          summary: "The workspace's tokens",
+          description: 'Name, scopes, when each was made, last used and expires; never a secret.',
+          tags,
+          security: REQUIRED_AUTH,
+          querystring: TokensQuery,
+          response: { 200: ApiTokenList, ...errors },
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        return (await accounts.ownTokens(caller)).map(toApiToken);
+      },
+    );
+
+    app.post(
+      '/tokens',
+      {
+        ...options,
+        schema: {
+          summary: 'Make a token',
+          description: 'A token of the workspace with the scopes asked for (none given: every scope). `token`, the secret, is answered this once.',
+          tags,
+          security: REQUIRED_AUTH,
+          querystring: TokensQuery,
+          body: NewTokenBody,
+          response: { 200: NewToken, ...errors, 422: errorResponse(422, { examples: 'tokenValidation' }) },
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        const { name, scopes, expiresAt } = request.body;
+        const expiry = expiresAt === undefined || expiresAt === '' ? undefined : parseExpiry(expiresAt, Date.now(), 'expiresAt');
+        const { token, view } = await accounts.issueToken(caller, { name, scopes, expiresAt: expiry });
+        return { ...toApiToken(view), token };
+      },
+    );
+
+    app.delete(
+      '/tokens/:id',
+      {
+        ...options,
+        schema: {
+          summary: 'Revoke a token',
+          description: 'It stops working at once, on every instance. A token of another workspace, or one revoked already, is not found.',
+          tags,
+          security: REQUIRED_AUTH,
+          params: TokenPath,
+          querystring: TokensQuery,
+          response: {
+            200: Revoked,
+            ...errors,
+            404: errorResponse(404, { examples: 'tokenNotFound', description: 'E_NOT_FOUND: not a live token of the caller’s workspace.' }),
+            422: errorResponse(422, { examples: 'tokenValidation' }),
+          },
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        await accounts.revokeOwnToken(caller, request.params.id);
+        return { success: true as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,64 @@
+// The token routes' data schemas: validation, types and the API document. The web app imports
+// their types (type-only); no Node modules here.
+import { type Static, Type } from '@sinclair/typebox';
+import { SCOPES, type Scope } from '../accounts/scopes.js';
+
+const scopeNames = SCOPES.join(', ');
+
+export const TokensQuery = Type.Object({
+  workspaceId: Type.Optional(
+    Type.String({
+      description: "The caller's workspace id; absent, empty or `undefined` mean the caller's own. Another account's is not found (404).",
+    }),
+  ),
+});
+
+export const TokenPath = Type.Object({ id: Type.Integer({ minimum: 1, description: 'The token’s id, as the list gives it.' }) });
+
+const when = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
+
+export const ApiToken = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.Union([Type.String(), Type.Null()], { description: 'What it is for; null for a token made by the CLI without `--label`.' }),
+    scopes: Type.Array(Type.Unsafe<Scope>({ type: 'string', enum: [...SCOPES] }), {
+      description: `What it may do, of ${scopeNames}; a token made without scopes has them all.`,
+    }),
+    createdAt: Type.String({ format: 'date-time' }),
+    lastUsedAt: when('When it was last presented, to the minute; null: never.'),
+    expiresAt: when('When it stops working; null: never.'),
+  },
+  { additionalProperties: false },
+);
+
+export const ApiTokenList = Type.Array(ApiToken, {
+  description: "The workspace's tokens that are not revoked (expired ones too), oldest first. Never a token's secret.",
+});
+
+export const NewTokenBody = Type.Object(
+  {
+    name: Type.String({ maxLength: 1000, description: 'What the token is for: 1-100 characters.' }),
+    scopes: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        maxItems: 20,
+        description: `Of ${scopeNames}; at least one. Left out: every scope.`,
+      }),
+    ),
+    expiresAt: Type.Optional(Type.String({ maxLength: 100, description: 'An ISO 8601 timestamp with its zone, in the future. Left out: never.' })),
+  },
+  { additionalProperties: false, examples: [{ name: 'deploy script', scopes: ['links:write'], expiresAt: '2027-01-01T00:00:00Z' }] },
+);
+
+export const NewToken = Type.Object(
+  {
+    ...ApiToken.properties,
+    token: Type.String({ description: 'The token itself: shown this once, never stored (only its hash is).' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Revoked = Type.Object({ success: Type.Literal(true) }, { additionalProperties: false });
+
+export type ApiToken = Static<typeof ApiToken>;
+export type NewTokenBody = Static<typeof NewTokenBody>;
+export type NewToken = Static<typeof NewToken>;

@@ -1,0 +1,76 @@
+// `brief token create --scope` (repeatable) and `brief token list` with scopes, last use and expiry
+// (decision 0029), as real processes beside a running server.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { eventually, request, runCli, ServerProcess } from '../scale-support/server-process.js';
+
+describe('tokens with scopes from the CLI', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-token-cli-'));
+  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, BASE_URL: 'http://short.test' };
+  let server: ServerProcess;
+
+  const cli = async (...args: string[]) => {
+    const result = await runCli(args, env);
+    assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
+  };
+  const cliFails = async (pattern: RegExp, ...args: string[]) => {
+    const result = await runCli(args, env);
+    assert.equal(result.code, 1, `brief ${args.join(' ')} should fail: ${result.stdout}`);
+    assert.match(result.stderr.trim(), pattern);
+    assert.equal(result.stderr.trim().split('\n').length, 1, 'one line');
+  };
+  const rowOf = async (id: string) => (await cli('token', 'list', 'alice')).split('\n').find((line) => line.startsWith(`${id} `));
+
+  before(async () => {
+    server = await ServerProcess.start(env);
+    await cli('account', 'create', 'alice');
+  });
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('makes a token with the scopes given, which the server holds it to', async () => {
+    const out = (await cli('token', 'create', 'alice', '--label', 'reader', '--scope', 'links:read', '--scope', 'analytics:read')).trim().split('\n');
+    assert.match(out[0]!, /^created token (\d+) for alice \(links:read, analytics:read\)$/);
+    const id = /token (\d+)/.exec(out[0]!)![1]!;
+    const auth = { authorization: `Bearer ${out.at(-1)}` };
+    assert.equal((await request(server.port, 'GET', '/v3/shorten/list', auth)).status, 200);
+    const refused = await request(server.port, 'GET', '/v3/shorten?url=https://example.com/x', auth);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.json().code, 'E_FORBIDDEN');
+    assert.match(refused.json().message, /links:write/);
+
+    const header = (await cli('token', 'list', 'alice')).split('\n')[0]!;
+    assert.match(header, /^id\s+label\s+scopes\s+created\s+last used\s+expires\s+revoked$/);
+    assert.ok(await eventually(async () => !/ - +- +-$/.test((await rowOf(id)) ?? ''), 5000), 'last used is shown once used');
+    assert.match((await rowOf(id))!, new RegExp(`^${id}\\s+reader\\s+links:read,analytics:read\\s+\\S+Z\\s+\\S+Z\\s+-\\s+-$`));
+  });
+
+  it('makes a token with every scope without --scope, and shows its expiry', async () => {
+    const out = (await cli('token', 'create', 'alice', '--expires-in', '30')).trim().split('\n');
+    assert.match(out[0]!, /^created token (\d+) for alice \(every scope\), expires \S+Z$/);
+    const id = /token (\d+)/.exec(out[0]!)![1]!;
+    assert.match((await rowOf(id))!, new RegExp(`^${id}\\s+-\\s+all\\s+\\S+Z\\s+-\\s+\\S+Z\\s+-$`));
+  });
+
+  it('refuses an unknown scope with one clear line, and makes nothing', async () => {
+    const before = (await cli('token', 'list', 'alice')).split('\n').length;
+    await cliFails(
+      /^brief: Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write$/,
+      'token',
+      'create',
+      'alice',
+      '--scope',
+      'links:read',
+      '--scope',
+      'links:delete',
+    );
+    await cliFails(/Unknown scope "admin"/, 'token', 'create', 'alice', '--scope', 'admin');
+    assert.equal((await cli('token', 'list', 'alice')).split('\n').length, before);
+  });
+});

@@ -1,0 +1,254 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Scope } from '../../../src/accounts/scopes';
+import { ApiError, type ApiToken, api, type NewToken } from '../api';
+import { CopyButton } from '../components/copy-button';
+import { errorsByField, Field } from '../components/field';
+import { Modal } from '../components/modal';
+import { formatDate, formatDateTime } from '../format';
+
+/** Every scope, with what it lets a token do (a Record, so a scope added on the server fails the typecheck until it is here). */
+const SCOPE_LABELS: Record<Scope, string> = {
+  'links:read': 'Read links',
+  'links:write': 'Make, edit and delete links',
+  'analytics:read': 'Read analytics',
+  'domains:write': 'Add, verify and remove domains',
+};
+const ALL_SCOPES = Object.keys(SCOPE_LABELS) as Scope[];
+
+const scopesText = (scopes: readonly string[]) => (scopes.length === ALL_SCOPES.length ? 'All' : scopes.join(', '));
+
+/** Settings → API tokens: the workspace's tokens, New token (shown once, with Copy) and Revoke. */
+export function ApiTokens(props: { headingId: string }) {
+  const [tokens, setTokens] = useState<ApiToken[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'revoke'; token: ApiToken } | null>(null);
+  const [notice, setNotice] = useState('');
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    setError(null);
+    api.tokens().then(
+      (answer) => current && setTokens(answer),
+      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the tokens.'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [reloads]);
+
+  const close = (message?: string) => {
+    setDialog(null);
+    if (message) {
+      setNotice(message);
+      setReloads((n) => n + 1);
+    }
+  };
+
+  return (
+    <>
+      <div class="toolbar">
+        <h2 id={props.headingId} class="grow">
+          API tokens
+        </h2>
+        <button type="button" class="primary" onClick={() => setDialog({ kind: 'new' })}>
+          New token
+        </button>
+      </div>
+      <p class="muted">Tokens let scripts and apps use Brief's API. Each can do only what its scopes allow.</p>
+      <p class="notice" role="status">
+        {notice}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {tokens && tokens.length === 0 && <p class="muted">No tokens.</p>}
+      {tokens && tokens.length > 0 && (
+        <div class="table-wrap">
+          <table class="links tokens">
+            <caption class="visually-hidden">API tokens, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((token) => (
+                <tr key={token.id}>
+                  <td data-label="Name" class="break">
+                    {token.name ?? <span class="muted">(no name)</span>}
+                  </td>
+                  <td data-label="Scopes">{scopesText(token.scopes)}</td>
+                  <td data-label="Created" class="date">
+                    {formatDate(token.createdAt)}
+                  </td>
+                  <td data-label="Last used" class="date">
+                    {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}
+                  </td>
+                  <td data-label="Expires" class="date">
+                    {token.expiresAt ? formatDate(token.expiresAt) : 'Never'}
+                  </td>
+                  <td class="actions">
+                    <button type="button" class="danger" onClick={() => setDialog({ kind: 'revoke', token })}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {dialog?.kind === 'new' && <NewTokenDialog onDone={close} />}
+      {dialog?.kind === 'revoke' && <RevokeDialog token={dialog.token} onDone={close} />}
+    </>
+  );
+}
+
+/** The end of a local calendar day (YYYY-MM-DD) as an ISO timestamp: a token that expires on a day works through it. */
+const endOfLocalDay = (day: string): string => {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(year!, month! - 1, date! + 1).toISOString();
+};
+
+function NewTokenDialog(props: { onDone: (message?: string) => void }) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [made, setMade] = useState<NewToken | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const name = String(form.get('name') ?? '').trim();
+    const scopes = form.getAll('scopes').map(String);
+    const expires = String(form.get('expires') ?? '');
+    if (name === '') return setErrors({ name: 'Enter a name: what the token is for.' });
+    if (scopes.length === 0) return setErrors({ scopes: 'Choose at least one scope.' });
+    setBusy(true);
+    try {
+      setMade(
+        await api.createToken({
+          name,
+          // Every scope: sent as none, so the token keeps full rights as scopes are added.
+          ...(scopes.length < ALL_SCOPES.length && { scopes }),
+          ...(expires !== '' && { expiresAt: endOfLocalDay(expires) }),
+        }),
+      );
+    } catch (e) {
+      setErrors(e instanceof ApiError ? errorsByField(e, ['name', 'scopes', 'expiresAt']) : { form: 'Could not make the token.' });
+      setBusy(false);
+    }
+  };
+
+  if (made) {
+    return (
+      <Modal title="Token created" onClose={() => props.onDone(`Created the token “${made.name}”.`)}>
+        <p>Copy the token now: it is not shown again.</p>
+        <div class="field">
+          <label for="new-token">Token “{made.name}”</label>
+          <input id="new-token" type="text" readOnly value={made.token} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
+        </div>
+        <div class="dialog-actions">
+          <CopyButton text={made.token} class="primary" />
+          <button type="button" class="secondary" onClick={() => props.onDone(`Created the token “${made.name}”.`)}>
+            Done
+          </button>
+        </div>
+      </Modal>
+    );
+  }
+
+  const today = new Date();
+  const min = new Date(today.getTime() - today.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+  return (
+    <Modal title="New token" onClose={() => props.onDone()}>
+      <form onSubmit={submit} noValidate>
+        <Field id="token-name" label="Name" error={errors.name} hint="What the token is for, such as “deploy script”.">
+          {(aria) => <input {...aria} name="name" type="text" maxLength={100} autoComplete="off" required />}
+        </Field>
+        <fieldset class={errors.scopes ? 'scopes invalid' : 'scopes'} aria-describedby={errors.scopes ? 'token-scopes-error' : undefined}>
+          <legend>Scopes</legend>
+          {ALL_SCOPES.map((scope) => (
+            <div key={scope} class="check">
+              <input id={`scope-${scope}`} type="checkbox" name="scopes" value={scope} defaultChecked />
+              <label for={`scope-${scope}`}>
+                {SCOPE_LABELS[scope]} <code>{scope}</code>
+              </label>
+            </div>
+          ))}
+          {errors.scopes && (
+            <p class="error" id="token-scopes-error">
+              {errors.scopes}
+            </p>
+          )}
+        </fieldset>
+        <Field id="token-expires" label="Expires (optional)" error={errors.expiresAt} hint="The token stops working after this day. Empty: never.">
+          {(aria) => <input {...aria} name="expires" type="date" min={min} />}
+        </Field>
+        {errors.form && (
+          <p class="error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        {(errors.name || errors.scopes || errors.expiresAt) && (
+          <p class="visually-hidden" role="alert">
+            {errors.name ?? errors.scopes ?? errors.expiresAt}
+          </p>
+        )}
+        <div class="dialog-actions">
+          <button type="button" class="secondary" onClick={() => props.onDone()}>
+            Cancel
+          </button>
+          <button type="submit" class="primary" disabled={busy}>
+            Create
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function RevokeDialog(props: { token: ApiToken; onDone: (message?: string) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const name = props.token.name ?? `token ${props.token.id}`;
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await api.revokeToken(props.token.id);
+      props.onDone(`Revoked “${name}”.`);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'Could not revoke the token.');
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title="Revoke this token?" onClose={() => props.onDone()}>
+      <p>
+        <strong class="break">{name}</strong> stops working at once, for every script and app that uses it. This cannot be undone.
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="dialog-actions">
+        <button type="button" class="secondary" onClick={() => props.onDone()}>
+          Cancel
+        </button>
+        <button type="button" class="danger" disabled={busy} onClick={confirm}>
+          Revoke
+        </button>
+      </div>
+    </Modal>
+  );
+}
