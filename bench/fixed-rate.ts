@@ -17,7 +17,7 @@ export const FIXED_RATE_SCENARIOS: Record<Distribution, string> = {
   zipf: 'analytics fixed-rate zipf',
 };
 
-/** The share of the rate asked a run must send to have held it (wrk stops on time, with up to a slot's rounding). */
+/** The share of the rate asked a run must send, over the time wrk really ran, to have held it. */
 export const HELD_SHARE = 0.97;
 
 export interface FixedRateResult extends PacedLoadResult {
