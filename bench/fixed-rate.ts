@@ -1,139 +1,92 @@
-// The "analytics fixed-rate" scenario: visits at a set rate, not as fast as possible,
-// each to a random one of the preloaded links, then how many the analytics stored and dropped and
-// the server's CPU per stored visit. wrk cannot pace (wrk2 is not in Debian); this generator, in
-// Node, can because the rates asked of it (thousands a second) are far below what one core sends.
-// Its CPU share of its core is measured and reported like wrk's, so a run where it was the limit shows.
-import http from 'node:http';
-import Database from 'better-sqlite3';
+// The "analytics fixed-rate" scenarios: visits at a set rate (harness/paced-load.ts), each to a random one
+// of the preloaded links ("analytics fixed-rate") or to a link ranked by Zipf s = 1 ("analytics fixed-rate
+// zipf"); then how many the server answered, counted, stored in its analytics and dropped, and its CPU per
+// stored visit, the analytics writer's thread apart. A run whose generator passed GENERATOR_LIMIT of its
+// core is invalid.
+import { type Distribution, type PacedLoadResult, type PacedLoadSpec, runPacedLoad } from '../harness/paced-load.js';
+import { metricValue, scrapeMetrics, splitThreadCpu, type ThreadSplit, threadCpuSeconds, visitTotals } from '../harness/server-figures.js';
 import type { RunningServer } from '../harness/servers.js';
 import { droppedVisits, settle } from '../harness/servers.js';
-import { linkKey } from './link-keys.js';
+import { GENERATOR_LIMIT } from './load.js';
 
-export interface PacedLoadSpec {
-  port: number;
-  host: string;
-  /** Links preloaded: each visit goes to a random one of them. */
-  links: number;
-  /** Visits a second asked for. */
-  rate: number;
-  seconds: number;
-}
+export type { Distribution };
 
-export interface PacedLoadResult {
-  /** Visits sent and answered with a redirect (a status below 400). */
-  sent: number;
-  errors: number;
-  seconds: number;
-  /** Visits a second actually sent: below the rate asked for means the generator or server fell behind. */
-  achievedRate: number;
-  /** The generator's CPU time over the load's wall time: 1 is its whole core. */
-  generatorCpuShare: number;
-}
+/** The scenario names `--only` takes, by distribution. */
+export const FIXED_RATE_SCENARIOS: Record<Distribution, string> = {
+  link: 'analytics fixed-rate',
+  zipf: 'analytics fixed-rate zipf',
+};
 
-/** Ticks a second: each tick sends the visits due by then, so the rate holds on average over any 10 ms. */
-const TICK_MS = 10;
-/** A browser's User-Agent: the analytics does not count bots as people. */
-const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-
-/** Sends `rate` GET /<key> a second for `seconds` seconds over keep-alive connections. */
-export async function runPacedLoad(spec: PacedLoadSpec): Promise<PacedLoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  let sent = 0;
-  let errors = 0;
-  let due = 0;
-  let inFlight = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const end = started + spec.seconds * 1000;
-  const visit = () =>
-    new Promise<void>((resolve) => {
-      inFlight++;
-      const key = linkKey(Math.floor(Math.random() * spec.links));
-      const request = http.get(
-        { agent, port: spec.port, host: '127.0.0.1', path: `/${key}`, headers: { Host: spec.host, 'User-Agent': USER_AGENT } },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            if ((res.statusCode ?? 500) >= 400) errors++;
-            else sent++;
-            inFlight--;
-            resolve();
-          });
-        },
-      );
-      request.on('error', () => {
-        errors++;
-        inFlight--;
-        resolve();
-      });
-    });
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      const now = performance.now();
-      const target = Math.floor((Math.min(now, end) - started) * (spec.rate / 1000));
-      for (; due < target; due++) void visit();
-      if (now >= end) resolve();
-      else setTimeout(tick, TICK_MS);
-    };
-    tick();
-  });
-  while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  agent.destroy();
-  return {
-    sent,
-    errors,
-    seconds,
-    achievedRate: Math.round((sent + errors) / seconds),
-    generatorCpuShare: Math.round(((cpu.user + cpu.system) / 1e6 / seconds) * 100) / 100,
-  };
-}
-
-/** Visits the analytics stored in a SQLite database (read once the server has stopped and flushed): a row counts `clicks` identical visits. */
-export function storedVisits(dbFile: string): number {
-  const db = new Database(dbFile, { readonly: true });
-  try {
-    return (db.prepare('SELECT coalesce(sum(clicks), 0) AS n FROM click_events').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
+/** The share of the rate asked a run must send, over the time wrk really ran, to have held it. */
+export const HELD_SHARE = 0.97;
 
 export interface FixedRateResult extends PacedLoadResult {
+  distribution: Distribution;
   rate: number;
+  /** The generator stayed below GENERATOR_LIMIT of its core: the figures measured the server. */
+  valid: boolean;
+  /** The rate asked was sent (within HELD_SHARE): false with a valid generator means the server could not keep up. */
+  held: boolean;
+  /** Visits in the click totals. */
+  counted: number;
+  /** Visits the analytics stored. */
   stored: number;
+  /** Visits the analytics dropped because its buffer was full (the server's counter). */
   dropped: number;
-  /** The server's CPU (redirects and the analytics writer, until idle again) per stored visit, in µs. */
+  /**
+   * The server's CPU (every thread) over the wall time of the load and its settling: near 1 with the rate
+   * not held, the server's core was the limit; far below, other work on that core was (a shared machine).
+   */
+  serverCoreShare: number;
+  /** The server's CPU (every thread, until idle again) per stored visit, in µs. */
   serverCpuMicrosPerVisit: number;
+  /** Its main thread's (the redirects) per stored visit, in µs. */
+  mainCpuMicrosPerVisit: number;
+  /** The analytics writer's thread per stored visit, in µs. */
+  writerCpuMicrosPerVisit: number;
   settleSeconds: number;
 }
 
 /**
  * One fixed-rate run on a fresh server: `start` starts it on `dbFile` (a copy of the preloaded
- * links with no visits yet); the server is stopped (SIGTERM flushes its buffer) before the count.
+ * links); the server is stopped (SIGTERM flushes its buffer) before the count. Visits of earlier
+ * runs on the same file are subtracted.
  */
 export async function fixedRate(start: () => Promise<RunningServer>, dbFile: string, spec: Omit<PacedLoadSpec, 'port'>): Promise<FixedRateResult> {
-  const before = storedVisits(dbFile);
+  const before = visitTotals(dbFile);
   const server = await start();
+  const pid = server.child.pid!;
   let load: PacedLoadResult;
-  let cpuSeconds: number;
+  let threads: ThreadSplit;
   let settleSeconds: number;
+  let droppedCounter: number | undefined;
   try {
-    const cpuBefore = server.cpuSeconds();
+    const threadsBefore = threadCpuSeconds(pid);
     load = await runPacedLoad({ ...spec, port: server.port });
     settleSeconds = await settle(server);
-    cpuSeconds = server.cpuSeconds() - cpuBefore;
+    threads = splitThreadCpu(pid, threadsBefore, threadCpuSeconds(pid));
+    droppedCounter = metricValue(await scrapeMetrics(server.port), 'brief_analytics_visits_dropped_total');
   } finally {
     await server.stop();
   }
-  const stored = storedVisits(dbFile) - before;
+  const after = visitTotals(dbFile);
+  const stored = after.stored - before.stored;
+  const serverSeconds = threads.main + threads.writer + threads.rest;
+  const perVisit = (seconds: number) => Math.round(((seconds * 1e6) / Math.max(stored, 1)) * 10) / 10;
   return {
+    distribution: spec.distribution,
     rate: spec.rate,
     ...load,
+    valid: load.generatorCpuShare <= GENERATOR_LIMIT,
+    held: load.achievedRate >= spec.rate * HELD_SHARE,
+    counted: after.counted - before.counted,
     stored,
-    dropped: droppedVisits(server),
-    serverCpuMicrosPerVisit: Math.round(((cpuSeconds * 1e6) / Math.max(stored, 1)) * 10) / 10,
+    // The counter when the server has /metrics, else the running total its warnings give.
+    dropped: Math.max(droppedCounter ?? 0, droppedVisits(server)),
+    serverCoreShare: Math.round((serverSeconds / (load.seconds + settleSeconds)) * 100) / 100,
+    serverCpuMicrosPerVisit: perVisit(serverSeconds),
+    mainCpuMicrosPerVisit: perVisit(threads.main),
+    writerCpuMicrosPerVisit: perVisit(threads.writer),
     settleSeconds: Math.round(settleSeconds * 10) / 10,
   };
 }

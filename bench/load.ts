@@ -6,6 +6,9 @@
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { type LoadResult, parseWrkResult } from '../harness/wrk-result.js';
+
+export type { LoadResult };
 
 /** What each request of a load is. */
 export type LoadRequest =
@@ -26,23 +29,10 @@ export interface LoadSpec {
   seconds: number;
 }
 
-export interface LoadResult {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  /** Socket errors, timeouts and answers with a status of 400 or more. */
-  errors: number;
-  /** The generator's CPU time over the load's wall time: 1 is its whole core. */
-  generatorCpuShare: number;
-}
-
 /** Above this share of its core the generator, not the server, may be what was measured. */
 export const GENERATOR_LIMIT = 0.8;
 
 const SCRIPT = path.join(import.meta.dirname, 'wrk-load.lua');
-// USER_HZ, the unit of /proc times (the script reads its own /proc/self/stat).
-const CLOCK_TICKS = 100;
 
 /** wrk on the PATH, installed from Debian when missing and this process may (root). */
 export function ensureWrk(): void {
@@ -95,23 +85,5 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       error ? reject(new Error(`wrk failed: ${error.message}\n${err}`)) : resolve(out),
     );
   });
-  const line = stdout.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
-  if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
-  const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as {
-    requests: number;
-    durationMicros: number;
-    errors: number;
-    p50Micros: number;
-    p99Micros: number;
-    cpuTicks: number;
-  };
-  const seconds = r.durationMicros / 1e6;
-  return {
-    requests: r.requests,
-    seconds,
-    p50: Math.round(r.p50Micros / 100) / 10,
-    p99: Math.round(r.p99Micros / 100) / 10,
-    errors: r.errors,
-    generatorCpuShare: Math.round((r.cpuTicks / CLOCK_TICKS / seconds) * 100) / 100,
-  };
+  return parseWrkResult(stdout);
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { FixedRateResult } from './fixed-rate.js';
-import { GENERATOR_LIMIT } from './load.js';
 
 export interface ScenarioResult {
   name: string;
@@ -43,7 +42,7 @@ export interface BenchResults {
   analyticsDroppedVisits?: number;
   /** The analytics queries over a loaded workspace (bench/analytics-queries.ts), when run. */
   analyticsQueries?: { events: number; loadSeconds: number; databaseMB: number; topCountriesMs: number; clicksMs: number };
-  /** The "analytics fixed-rate" scenario (bench/fixed-rate.ts), one entry per rate, when run. */
+  /** The "analytics fixed-rate" scenarios (bench/fixed-rate.ts), one entry per distribution and rate, when run. */
   fixedRate?: FixedRateResult[];
 }
 
@@ -79,10 +78,11 @@ export function markdownTable(r: BenchResults): string {
     );
   }
   for (const f of r.fixedRate ?? []) {
-    const limited = f.generatorCpuShare > GENERATOR_LIMIT ? ', INVALID: the generator was the limit' : '';
+    const name = `analytics fixed-rate ${f.rate} visits/s × ${Math.round(f.seconds)} s to ${f.distribution === 'zipf' ? 'Zipf-ranked' : 'random'} links of ${r.settings.links}`;
+    const limited = (f.valid ? '' : ', INVALID: the generator was the limit') + (f.held ? '' : ', rate not held');
     lines.push(
-      `| analytics fixed-rate ${f.rate} visits/s × ${Math.round(f.seconds)} s to random links of ${r.settings.links}: sent (${f.achievedRate}/s, generator ${Math.round(f.generatorCpuShare * 100)}%${limited}) / stored / dropped / errors | ${f.sent} / ${f.stored} / ${f.dropped} / ${f.errors} |`,
-      `| analytics fixed-rate ${f.rate} visits/s: server CPU per stored visit (redirect + analytics writer, until idle) | ${f.serverCpuMicrosPerVisit} µs |`,
+      `| ${name}: sent (${f.achievedRate}/s, generator ${Math.round(f.generatorCpuShare * 100)}%${limited}) / answered / counted / stored / dropped / errors | ${f.sent} / ${f.answered} / ${f.counted} / ${f.stored} / ${f.dropped} / ${f.errors} |`,
+      `| ${name}: server CPU per stored visit, all threads until idle (main thread, writer thread; server's share of its core) | ${f.serverCpuMicrosPerVisit} µs (${f.mainCpuMicrosPerVisit}, ${f.writerCpuMicrosPerVisit}; ${Math.round(f.serverCoreShare * 100)}%) |`,
     );
   }
   return lines.join('\n');

@@ -1,11 +1,13 @@
-// `npm run bench [-- --quick | --smoke] [--out FILE] [--profile] [--against REF] [--only "analytics fixed-rate" --rates 2000,10000 --fixed-seconds 60]`: see docs/benchmarks.md.
+// `npm run bench [-- --quick | --smoke] [--out FILE] [--profile] [--against REF] [--only "analytics fixed-rate,analytics fixed-rate zipf" --rates 2000,10000 --fixed-seconds 60 --fixed-connections 100]`: see docs/benchmarks.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { positiveWholes } from '../harness/cli-numbers.js';
+import { PACED_CONNECTIONS } from '../harness/paced-load.js';
 import { droppedVisits, pinSelf, type RunningServer, settle, startBaseline, startBrief, startFastest } from '../harness/servers.js';
 import { buildOther, type OtherBuild } from './against.js';
 import { type AnalyticsQueryResult, benchAnalyticsQueries } from './analytics-queries.js';
-import { type FixedRateResult, fixedRate } from './fixed-rate.js';
+import { type Distribution, FIXED_RATE_SCENARIOS, type FixedRateResult, fixedRate } from './fixed-rate.js';
 import { linkKey } from './link-keys.js';
 import { ensureWrk, GENERATOR_LIMIT, type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';
@@ -31,9 +33,12 @@ if (option('--seconds')) settings.seconds = Number(option('--seconds'));
 if (option('--rounds')) settings.rounds = Number(option('--rounds'));
 if (option('--copies')) settings.copies = Number(option('--copies'));
 if (option('--events')) settings.events = Number(option('--events'));
-// "analytics fixed-rate": --rates 2000,10000 visits a second, each for --fixed-seconds.
-if (option('--fixed-seconds')) settings.fixedSeconds = Number(option('--fixed-seconds'));
-const fixedRates = (option('--rates') ?? (mode === 'smoke' ? '200' : '2000,10000')).split(',').map(Number);
+// "analytics fixed-rate" (random links) and "analytics fixed-rate zipf": --rates 2000,10000 visits a
+// second, each for --fixed-seconds, with at most --fixed-connections requests in flight.
+if (option('--fixed-seconds') !== undefined) settings.fixedSeconds = positiveWholes('--fixed-seconds', option('--fixed-seconds'))[0]!;
+const fixedRates = positiveWholes('--rates', option('--rates') ?? (mode === 'smoke' ? '200' : '2000,10000'));
+const fixedConnections =
+  option('--fixed-connections') !== undefined ? positiveWholes('--fixed-connections', option('--fixed-connections'))[0]! : PACED_CONNECTIONS;
 // --only "redirect cold,shorten new": run just these (and the baseline), e.g. to profile one path.
 const only = option('--only')?.split(',');
 const scenarioList = SCENARIOS.filter((s) => !only || s.name === 'baseline' || only.includes(s.name));
@@ -61,6 +66,7 @@ const customized = [
   '--events',
   '--rates',
   '--fixed-seconds',
+  '--fixed-connections',
 ].some((name) => option(name) !== undefined);
 const SMALL_LINKS = 1_000;
 const CONNECTIONS = 50;
@@ -87,7 +93,10 @@ async function main(): Promise<void> {
   other?.preload(otherDb.small, DOMAIN, SMALL_LINKS);
   // The fixed-rate scenario's own copy of the links, with no visits yet: it counts the visits stored.
   const fixedDb = path.join(work, 'links-fixed-rate.db');
-  const runFixedRate = (!only || only.includes('analytics fixed-rate')) && serverEnv.ANALYTICS !== 'off';
+  const fixedDistributions = (['link', 'zipf'] as Distribution[]).filter(
+    (d) => (!only || only.includes(FIXED_RATE_SCENARIOS[d])) && serverEnv.ANALYTICS !== 'off',
+  );
+  const runFixedRate = fixedDistributions.length > 0;
   if (runFixedRate) fs.copyFileSync(bigDb, fixedDb);
   const preloadSeconds = (Date.now() - started) / 1000;
   const preloaded = bytesPerLink(bigDb);
@@ -183,20 +192,23 @@ async function main(): Promise<void> {
     other?.remove();
   }
   const stored = bytesPerLink(bigDb);
-  // Fixed rate, one fresh server per rate (no other load meanwhile): `--only "analytics fixed-rate"` runs just this (and the baseline).
+  // Fixed rate, one fresh server per rate and distribution (no other load meanwhile): `--only "analytics
+  // fixed-rate"` runs just this (and the baseline).
   const fixedRateResults: FixedRateResult[] = [];
-  if (runFixedRate) {
+  for (const distribution of fixedDistributions) {
     for (const rate of fixedRates) {
       const f = await fixedRate(() => startBrief('brief fixed-rate', { dbFile: fixedDb, domain: DOMAIN, env: serverEnv, root: serverDir }), fixedDb, {
         host: DOMAIN,
         links: settings.links,
+        distribution,
         rate,
         seconds: settings.fixedSeconds,
+        connections: fixedConnections,
       });
       fixedRateResults.push(f);
-      const limited = f.generatorCpuShare > GENERATOR_LIMIT ? ' (INVALID: the generator was the limit)' : '';
+      const limited = (f.valid ? '' : ' (INVALID: the generator was the limit)') + (f.held ? '' : ', rate NOT held');
       log(
-        `analytics fixed-rate ${rate}/s for ${f.seconds.toFixed(1)} s: sent ${f.sent} (${f.achievedRate}/s), errors ${f.errors}, stored ${f.stored}, dropped ${f.dropped}, server CPU ${f.serverCpuMicrosPerVisit} µs/stored visit, generator ${Math.round(f.generatorCpuShare * 100)}% of its core${limited} (idle again after ${f.settleSeconds} s)`,
+        `${FIXED_RATE_SCENARIOS[distribution]} ${rate}/s for ${f.seconds.toFixed(1)} s: sent ${f.sent} (${f.achievedRate}/s, ${f.late} late), answered ${f.answered}, errors ${f.errors}, p99 ${f.p99} ms, counted ${f.counted}, stored ${f.stored}, dropped ${f.dropped}, server CPU ${f.serverCpuMicrosPerVisit} µs/stored visit (main thread ${f.mainCpuMicrosPerVisit}, writer ${f.writerCpuMicrosPerVisit}), server ${Math.round(f.serverCoreShare * 100)}% of its core, generator ${Math.round(f.generatorCpuShare * 100)}% of its core${limited} (idle again after ${f.settleSeconds} s)`,
       );
     }
   }

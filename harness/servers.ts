@@ -96,11 +96,24 @@ function start(name: string, port: number, args: string[], env: Record<string, s
         child.kill('SIGTERM');
       }),
   };
-  return waitReady(port, child, () => output).then(() => server);
+  // A server that never answers is stopped, not left running on its database.
+  return waitReady(port, child, () => output).then(
+    () => server,
+    async (error: unknown) => {
+      await server.stop();
+      throw error;
+    },
+  );
 }
 
+/**
+ * How long a server may take to answer its first request: a few seconds on a quiet machine, but a
+ * server on 1M links whose core other work shares took 35 s (2.3 s of it CPU) on 2026-11-26.
+ */
+const READY_MS = 120_000;
+
 async function waitReady(port: number, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + READY_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output()}`);
     const ok = await new Promise<boolean>((resolve) => {
@@ -113,7 +126,7 @@ async function waitReady(port: number, child: ChildProcess, output: () => string
     if (ok) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`server on port ${port} not ready: ${output()}`);
+  throw new Error(`server on port ${port} not ready after ${READY_MS / 1000} s: ${output()}`);
 }
 
 /** Visits the server's analytics turned away because its buffer was full: the running total its warnings give (visit-recorder.ts). */

@@ -36,7 +36,8 @@ test("npm run bench -- --smoke writes a result for every scenario, without error
     assert.equal(s.errors, 0, `${s.name} had errors`);
     assert.equal(typeof s.ratioToBaseline, 'number');
     // wrk's own CPU, read from /proc by its script: a share of its core, and a verdict on it.
-    assert.ok(s.generatorCpuShare > 0 && s.generatorCpuShare <= 1.5, `${s.name}: generator share ${s.generatorCpuShare}`);
+    // A 1 s load of a few big requests (bulk create on a loaded machine) can use less than /proc's 10 ms tick: 0.
+    assert.ok(s.generatorCpuShare >= 0 && s.generatorCpuShare <= 1.5, `${s.name}: generator share ${s.generatorCpuShare}`);
     assert.equal(s.valid, s.generatorCpuShare <= 0.8 && result.scenarios[0].generatorCpuShare <= 0.8);
   }
   assert.ok(result.rssBytes > 0);
