@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Scope } from '../../../src/accounts/scopes';
 import { ApiError, type ApiToken, api, type NewToken } from '../api';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
@@ -218,37 +219,14 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
 }
 
 function RevokeDialog(props: { token: ApiToken; onDone: (message?: string) => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const name = props.token.name ?? `token ${props.token.id}`;
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await api.revokeToken(props.token.id);
-      props.onDone(`Revoked “${name}”.`);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not revoke the token.');
-      setBusy(false);
-    }
+  const revoke = async () => {
+    await api.revokeToken(props.token.id);
+    return `Revoked “${name}”.`;
   };
   return (
-    <Modal title="Revoke this token?" onClose={() => props.onDone()}>
-      <p>
-        <strong class="break">{name}</strong> stops working at once, for every script and app that uses it. This cannot be undone.
-      </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="dialog-actions">
-        <button type="button" class="secondary" onClick={() => props.onDone()}>
-          Cancel
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={confirm}>
-          Revoke
-        </button>
-      </div>
-    </Modal>
+    <ConfirmDialog title="Revoke this token?" action="Revoke" failure="Could not revoke the token." act={revoke} onDone={props.onDone}>
+      <strong class="break">{name}</strong> stops working at once, for every script and app that uses it. This cannot be undone.
+    </ConfirmDialog>
   );
 }

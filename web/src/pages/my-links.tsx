@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Link, type LinkPage } from '../api';
 import { AppLink } from '../components/app-link';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { Modal } from '../components/modal';
 import { QrCode } from '../components/qr-code';
@@ -181,36 +182,13 @@ export function MyLinksPage() {
 }
 
 function DeleteLink(props: { link: Link; onDone: (message?: string) => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await api.remove(props.link.domainName, props.link.slug);
-      props.onDone(`Deleted ${props.link.shortUrl}.`);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not delete the link.');
-      setBusy(false);
-    }
+  const remove = async () => {
+    await api.remove(props.link.domainName, props.link.slug);
+    return `Deleted ${props.link.shortUrl}.`;
   };
   return (
-    <Modal title="Delete this link?" onClose={() => props.onDone()}>
-      <p>
-        <strong class="break">{props.link.shortUrl}</strong> will stop redirecting at once. This cannot be undone.
-      </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div class="dialog-actions">
-        <button type="button" class="secondary" onClick={() => props.onDone()}>
-          Cancel
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={confirm}>
-          Delete link
-        </button>
-      </div>
-    </Modal>
+    <ConfirmDialog title="Delete this link?" action="Delete link" failure="Could not delete the link." act={remove} onDone={props.onDone}>
+      <strong class="break">{props.link.shortUrl}</strong> will stop redirecting at once. This cannot be undone.
+    </ConfirmDialog>
   );
 }
