@@ -13,8 +13,9 @@ export const PENDING_COOKIE = 'brief_oidc';
 const COOKIE_PATH = '/auth/oidc';
 const tags = ['sign-in and team'];
 
-/** Where the app may ask to come back to: its home page or one of its pages under /app/, without a query. */
+/** Where the app may ask to come back to: its home page or one of its pages under /app/, without a query or dot segments. */
 const RETURN_PATH = /^\/(?:app(?:\/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*\/?)?$/;
+const isReturnPath = (value: string) => value.length <= 512 && RETURN_PATH.test(value) && !/\/\.\.?(?:\/|$)/.test(value);
 
 interface Pending extends PendingSignIn {
   /** The app's page to come back to. */
@@ -114,7 +115,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
 
 function returnPathOf(query: unknown): string {
   const value = (query as { return?: unknown } | undefined)?.return;
-  return typeof value === 'string' && value.length <= 512 && RETURN_PATH.test(value) ? value : '/';
+  return typeof value === 'string' && isReturnPath(value) ? value : '/';
 }
 
 function encodePending(pending: Pending): string {
@@ -134,7 +135,7 @@ function pendingOf(request: FastifyRequest, now: number): Pending | undefined {
       const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
       const { state, nonce, verifier, returnTo, expiresAt } = parsed;
       if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string') return undefined;
-      if (typeof returnTo !== 'string' || !RETURN_PATH.test(returnTo) || typeof expiresAt !== 'number' || expiresAt <= now) return undefined;
+      if (typeof returnTo !== 'string' || !isReturnPath(returnTo) || typeof expiresAt !== 'number' || expiresAt <= now) return undefined;
       return { state, nonce, verifier, returnTo, expiresAt };
     } catch {
       return undefined;
