@@ -368,12 +368,13 @@ function oidcSettings(env: Env): OidcSettings | undefined {
   const clientSecret = env.OIDC_CLIENT_SECRET?.trim() || undefined;
   const autoCreate = onOff('OIDC_AUTO_CREATE', env.OIDC_AUTO_CREATE?.trim() || 'off');
   if (issuer === undefined && clientId === undefined) {
-    if (clientSecret !== undefined) throw new ConfigError('OIDC_CLIENT_SECRET is set but OIDC_ISSUER and OIDC_CLIENT_ID are not: set both for single sign-on');
+    if (clientSecret !== undefined)
+      throw new ConfigError('OIDC_CLIENT_SECRET is set but OIDC_ISSUER and OIDC_CLIENT_ID are not: set both for single sign-on');
     if (autoCreate) throw new ConfigError('OIDC_AUTO_CREATE is on but OIDC_ISSUER and OIDC_CLIENT_ID are not set: set both for single sign-on');
     return undefined;
   }
-  if (issuer === undefined) throw new ConfigError('OIDC_ISSUER must be set when OIDC_CLIENT_ID is (the provider\'s issuer URL)');
-  if (clientId === undefined) throw new ConfigError('OIDC_CLIENT_ID must be set when OIDC_ISSUER is (Brief\'s client id at the provider)');
+  if (issuer === undefined) throw new ConfigError("OIDC_ISSUER must be set when OIDC_CLIENT_ID is (the provider's issuer URL)");
+  if (clientId === undefined) throw new ConfigError("OIDC_CLIENT_ID must be set when OIDC_ISSUER is (Brief's client id at the provider)");
   return Object.freeze({ issuer: oidcIssuer(issuer), clientId, clientSecret, autoCreate });
 }
 

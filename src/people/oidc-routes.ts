@@ -41,8 +41,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
   const secure = (request: FastifyRequest) => config.defaultDomain.urlPrefix.startsWith('https:') || request.protocol === 'https';
   const pendingCookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) =>
     `${PENDING_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure(request) ? '; Secure' : ''}`;
-  const fail = (reply: FastifyReply, returnTo: string, failure: SsoFailure) =>
-    reply.redirect(`${returnTo}?sso_error=${failure}`, 302);
+  const fail = (reply: FastifyReply, returnTo: string, failure: SsoFailure) => reply.redirect(`${returnTo}?sso_error=${failure}`, 302);
 
   return async (app: FastifyInstance) => {
     app.get(

@@ -85,7 +85,10 @@ for (const dialect of dialects) {
       assert.equal(response.statusCode, 302, response.body);
       assert.equal(response.headers.location, '/app/links');
       const cookies = [response.headers['set-cookie']].flat().map(String);
-      assert.ok(cookies.some((c) => /^brief_oidc=; Path=\/auth\/oidc; HttpOnly; SameSite=Lax; Max-Age=0$/.test(c)), 'the pending cookie is cleared');
+      assert.ok(
+        cookies.some((c) => /^brief_oidc=; Path=\/auth\/oidc; HttpOnly; SameSite=Lax; Max-Age=0$/.test(c)),
+        'the pending cookie is cleared',
+      );
       assert.ok(
         cookies.some((c) => /^brief_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/.test(c)),
         cookies.join('\n'),
@@ -127,7 +130,9 @@ for (const dialect of dialects) {
       assert.equal(me.workspaces.length, 1, 'nobody else’s workspace');
       // A second sign-in finds the same person (no second user or workspace).
       const again = await ssoSignIn(creating, login);
-      const second = (await creating.app.inject({ url: '/auth/me', headers: { cookie: `brief_session=${sessionSetBy(again.response.headers['set-cookie'])}` } })).json();
+      const second = (
+        await creating.app.inject({ url: '/auth/me', headers: { cookie: `brief_session=${sessionSetBy(again.response.headers['set-cookie'])}` } })
+      ).json();
       assert.deepEqual(second.workspaces, me.workspaces);
     });
 
@@ -137,7 +142,9 @@ for (const dialect of dialects) {
       const taken = await creating.accounts.create(email);
       provider.accounts.set(login, { email, email_verified: true });
       const { response } = await ssoSignIn(creating, login);
-      const me = (await creating.app.inject({ url: '/auth/me', headers: { cookie: `brief_session=${sessionSetBy(response.headers['set-cookie'])}` } })).json();
+      const me = (
+        await creating.app.inject({ url: '/auth/me', headers: { cookie: `brief_session=${sessionSetBy(response.headers['set-cookie'])}` } })
+      ).json();
       assert.notEqual(me.workspace.id, workspaceUuid(taken.id));
       assert.match(me.workspace.name, new RegExp(`^${email.replace(/[.+]/g, '\\$&')}-[0-9a-f]{8}$`));
     });

@@ -51,6 +51,8 @@ export async function startProvider(redirectUris: string[]): Promise<TestProvide
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
+    // Lifetimes set, so the provider does not print a notice for each default it uses.
+    ttl: { Interaction: 600, Grant: 3600, Session: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
   });
   const handle = provider.callback();
   const server = http.createServer((req, res) => {
@@ -125,7 +127,7 @@ export async function logInAtProvider(authorizationUrl: string, login: string, r
   let loggedIn = false;
   for (let hop = 0; hop < 10; hop++) {
     if (url.href.startsWith(`${redirectUri}?`)) return url;
-    const atLogin = /^\/interaction\//.test(url.pathname) && !loggedIn;
+    const atLogin: boolean = /^\/interaction\//.test(url.pathname) && !loggedIn;
     const response = await fetch(url, {
       redirect: 'manual',
       method: atLogin ? 'POST' : 'GET',

@@ -17,8 +17,16 @@ declare module 'oidc-provider' {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
-    Grant: new (options: { accountId: string; clientId: string }) => GrantInstance;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    Grant: new (options: {
+      accountId: string;
+      clientId: string;
+    }) => GrantInstance;
     on(event: string, listener: (...args: unknown[]) => void): void;
   }
 }
