@@ -61,11 +61,11 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
       },
       async (request, reply) => {
         const returnTo = returnPathOf(request.query);
+        reply.header('cache-control', 'no-store');
         const begun = await signOn.begin();
         if ('failure' in begun) return fail(reply, returnTo, begun.failure);
         const pending: Pending = { ...begun.pending, returnTo, expiresAt: now() + PENDING_MS };
         reply.header('set-cookie', pendingCookie(request, encodePending(pending), PENDING_MS / 1000));
-        reply.header('cache-control', 'no-store');
         return reply.redirect(begun.url.href, 302);
       },
     );

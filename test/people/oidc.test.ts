@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
+import { withServerFacts } from '../../src/web/server-facts.js';
 import { BASE_PREFIX, buildTestApp, type TestAccount, type TestApp, uniqueName } from '../support/app.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 import { logInAtProvider, startProvider, type TestProvider } from '../support/oidc-provider.js';
@@ -214,9 +215,12 @@ for (const dialect of dialects) {
       }
     });
 
-    it('tells the web app that SSO is on', async () => {
+    it('tells the web app that SSO is on, in a meta element of its page', async () => {
+      const index = Buffer.from('<!doctype html><html><head><title>Brief</title></head><body></body></html>');
+      const html = withServerFacts({ dir: '.', index }, t.config).index!.toString();
+      assert.match(html, /<meta name="brief-sso" content="on"><\/head>/);
       const page = await t.app.inject({ url: '/' });
-      if (page.statusCode === 200 && /<\/head>/.test(page.body)) assert.match(page.body, /<meta name="brief-sso" content="on">/);
+      if (page.statusCode === 200) assert.match(page.body, /<meta name="brief-sso" content="on">/, 'the built page says it too');
     });
   });
 }
