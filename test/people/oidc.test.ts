@@ -6,6 +6,7 @@
 // `unavailable` and stops nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { workspaceUuid } from '../../src/accounts/ids.js';
 import { withServerFacts } from '../../src/web/server-facts.js';
 import { BASE_PREFIX, buildTestApp, type TestAccount, type TestApp, uniqueName } from '../support/app.js';
@@ -177,6 +178,37 @@ for (const dialect of dialects) {
       assert.equal(errorOf((await callback(t, back, other.cookie)).headers.location), 'state');
     });
 
+    it('refuses an answer whose ID token was not made for this nonce, or whose code needs another PKCE verifier', async () => {
+      const user = await addUser(t, team.id, 'viewer');
+      const login = uniqueName('swapped');
+      provider.accounts.set(login, { email: user.email, email_verified: true });
+      for (const field of ['nonce', 'verifier']) {
+        const started = await start(t);
+        const back = await logInAtProvider(started.location.href, login, REDIRECT_URI);
+        // The same browser's cookie with one value changed (a cookie is the browser's to change).
+        const pending = JSON.parse(Buffer.from(started.cookie.slice('brief_oidc='.length), 'base64url').toString());
+        pending[field] = `${pending[field].slice(0, -4)}AAAA`;
+        const cookie = `brief_oidc=${Buffer.from(JSON.stringify(pending)).toString('base64url')}`;
+        const response = await callback(t, back, cookie);
+        assert.equal(response.headers.location, '/?sso_error=failed', field);
+        assert.equal(sessionSetBy(response.headers['set-cookie']), undefined, field);
+      }
+    });
+
+    it('refuses to sign in when the provider refuses Brief’s client secret', async () => {
+      const wrong = await buildTestApp(db.database, { ...provider.env, OIDC_CLIENT_SECRET: 'not-the-secret' });
+      try {
+        const user = await addUser(t, team.id, 'viewer');
+        const login = uniqueName('wrong-secret');
+        provider.accounts.set(login, { email: user.email, email_verified: true });
+        const { response } = await ssoSignIn(wrong, login);
+        assert.equal(response.headers.location, '/?sso_error=failed');
+        assert.equal(sessionSetBy(response.headers['set-cookie']), undefined);
+      } finally {
+        await wrong.close();
+      }
+    });
+
     it('refuses a callback that comes without the pending cookie', async () => {
       const user = await addUser(t, team.id, 'viewer');
       const login = uniqueName('cookieless');
@@ -213,6 +245,16 @@ for (const dialect of dialects) {
         const back = new URL(`${REDIRECT_URI}?error=access_denied&state=${other.location.searchParams.get('state')}`);
         assert.equal((await callback(t, back, other.cookie)).headers.location, '/?sso_error=denied', unsafe);
       }
+    });
+
+    it('documents its two routes in the API document, which stays valid OpenAPI 3.1', async () => {
+      const doc = (await t.app.inject({ url: '/v2/openapi.json' })).json();
+      for (const path of ['/auth/oidc/start', '/auth/oidc/callback']) {
+        assert.ok(doc.paths[path]?.get?.responses?.['302'], path);
+        assert.deepEqual(doc.paths[path].get.security, [], `${path} needs no authentication`);
+      }
+      const validator = new Validator();
+      assert.deepEqual(await validator.validate(structuredClone(doc)), { valid: true });
     });
 
     it('tells the web app that SSO is on, in a meta element of its page', async () => {
