@@ -7,7 +7,7 @@ import type { OidcSettings } from '../config.js';
 import type { RateCounters } from '../shared-state/counters.js';
 import type { PeopleStore } from '../storage/stores/people.js';
 import { checkEmail } from './emails.js';
-import type { OidcClient, PendingSignIn } from './oidc-client.js';
+import type { OidcClient, PendingSignIn, ProviderClaims } from './oidc-client.js';
 import type { SessionService } from './sessions.js';
 import { hashToken } from './tokens.js';
 
@@ -54,7 +54,7 @@ export class SingleSignOn {
     const seen = await this.used.add(`oidc-state:${hashToken(state)}`, 1, PENDING_MS);
     if (seen.current > 1) return { failure: 'state' };
     if (query.has('error')) return { failure: 'denied' };
-    let claims: Awaited<ReturnType<OidcClient['finish']>>;
+    let claims: ProviderClaims;
     try {
       claims = await this.provider.finish(query.toString(), pending);
     } catch (error) {
