@@ -13,6 +13,7 @@ import { BASE_PREFIX, buildTestApp, type TestAccount, type TestApp, uniqueName }
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 import { logInAtProvider, startProvider, type TestProvider } from '../support/oidc-provider.js';
 import { addUser, sessionSetBy } from '../support/people.js';
+import { TEST_REDIS_URL } from '../scale-support/test-services.js';
 import { freePort } from '../support/process.js';
 
 const REDIRECT_URI = `${BASE_PREFIX}/auth/oidc/callback`;
@@ -307,3 +308,38 @@ describe('single sign-on with a provider that is down', () => {
     }
   });
 });
+
+if (TEST_REDIS_URL) {
+  describe('single sign-on on two instances sharing Redis', { timeout: 120_000 }, () => {
+    let provider: TestProvider;
+    let db: TestDatabase;
+    let first: TestApp;
+    let second: TestApp;
+
+    before(async () => {
+      provider = await startProvider([REDIRECT_URI]);
+      db = await openTestDatabase('sqlite');
+      const shared = { ...provider.env, REDIS_URL: TEST_REDIS_URL!, REDIS_PREFIX: `${uniqueName('sso')}:` };
+      first = await buildTestApp(db.database, shared);
+      second = await buildTestApp(db.database, shared);
+    });
+
+    after(async () => {
+      await first?.close();
+      await second?.close();
+      await db?.cleanup();
+      await provider?.close();
+    });
+
+    it('refuses on one instance a callback already used on the other, before asking the provider', async () => {
+      const team = await first.account('sso-shared');
+      const user = await addUser(first, team.id, 'member');
+      const login = uniqueName('shared');
+      provider.accounts.set(login, { email: user.email, email_verified: true });
+      const { response, back, cookie } = await ssoSignIn(first, login);
+      assert.ok(sessionSetBy(response.headers['set-cookie']), 'signed in on the first');
+      // Not `failed` (the provider refusing a used code): the state is known as used on every instance.
+      assert.equal((await callback(second, back, cookie)).headers.location, '/?sso_error=state');
+    });
+  });
+}
