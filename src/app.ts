@@ -21,13 +21,14 @@ import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { clientAddress } from './net/client-address.js';
+import { oidcRoutes } from './people/oidc-routes.js';
 import { peopleRoutes } from './people/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import type { PasswordCheck } from './redirect/password-check.js';
 import { TOO_MANY_ATTEMPTS } from './redirect/redirect-answer.js';
 import { redirectRoutes } from './redirect/routes.js';
-import { createReadiness, createRedirects, createServices, type Database } from './services.js';
+import { createReadiness, createRedirects, createServices, createSingleSignOn, type Database } from './services.js';
 import { openSharedState, type SharedState } from './shared-state/shared-state.js';
 import { isConnectionError } from './storage/connection-errors.js';
 import { tokenRoutes } from './tokens/routes.js';
@@ -144,6 +145,13 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
   app.register(peopleRoutes({ config, sessions: services.sessions, people: services.people, authenticate, refuseCrossSite }));
+  // Single sign-on, when OIDC_ISSUER is set: discovery starts once the app is ready, in the background (a provider
+  // that is down delays nothing and is asked again at the next sign-in).
+  const sso = createSingleSignOn(config, deps.database, services.sessions, shared.counters, log);
+  if (sso) {
+    app.register(oidcRoutes({ config, signOn: sso.signOn, log }));
+    app.addHook('onReady', async () => void sso.client.configuration().catch(() => {}));
+  }
   const stopSignal = deps.stopSignal ?? new StopSignal();
   const readiness = createReadiness(deps.database, redirects, stopSignal, log);
   app.register(healthRoutes(readiness));

@@ -25,6 +25,18 @@ export type TrustProxy =
   | { readonly kind: 'hops'; readonly hops: number }
   | { readonly kind: 'list'; readonly entries: readonly string[] };
 
+/** Single sign-on with an OpenID Connect provider (decision 0031); on only when issuer and client id are set. */
+export interface OidcSettings {
+  /** OIDC_ISSUER: the provider's issuer URL (https, or http on a loopback host only). */
+  readonly issuer: string;
+  /** OIDC_CLIENT_ID: Brief's client at the provider. */
+  readonly clientId: string;
+  /** OIDC_CLIENT_SECRET: the client's secret; none for a public client (PKCE alone). */
+  readonly clientSecret: string | undefined;
+  /** OIDC_AUTO_CREATE: whether a verified email no user has makes a person (in a workspace of their own). */
+  readonly autoCreate: boolean;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -100,6 +112,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; undefined: open. */
   readonly metricsToken: string | undefined;
+  /** OIDC_*: single sign-on, or undefined when it is off. */
+  readonly oidc: OidcSettings | undefined;
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -180,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     forwardQuery: onOff('FORWARD_QUERY', env.FORWARD_QUERY?.trim() || 'on'),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     metricsToken: metricsToken(env.METRICS_TOKEN?.trim()),
+    oidc: oidcSettings(env),
   });
 }
 
@@ -339,6 +354,48 @@ function metricsToken(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   if (!/^[A-Za-z0-9._~+/=-]{16,256}$/.test(raw)) {
     throw new ConfigError('METRICS_TOKEN must be 16 to 256 letters, digits or - . _ ~ + / = (generate one: openssl rand -hex 32)');
+  }
+  return raw;
+}
+
+/**
+ * OIDC_ISSUER and OIDC_CLIENT_ID turn single sign-on on together; one without the other, or a secret or
+ * OIDC_AUTO_CREATE=on without both, is a half-made setup and stops the start naming what is missing.
+ */
+function oidcSettings(env: Env): OidcSettings | undefined {
+  const issuer = env.OIDC_ISSUER?.trim() || undefined;
+  const clientId = env.OIDC_CLIENT_ID?.trim() || undefined;
+  const clientSecret = env.OIDC_CLIENT_SECRET?.trim() || undefined;
+  const autoCreate = onOff('OIDC_AUTO_CREATE', env.OIDC_AUTO_CREATE?.trim() || 'off');
+  if (issuer === undefined && clientId === undefined) {
+    if (clientSecret !== undefined)
+      throw new ConfigError('OIDC_CLIENT_SECRET is set but OIDC_ISSUER and OIDC_CLIENT_ID are not: set both for single sign-on');
+    if (autoCreate) throw new ConfigError('OIDC_AUTO_CREATE is on but OIDC_ISSUER and OIDC_CLIENT_ID are not set: set both for single sign-on');
+    return undefined;
+  }
+  if (issuer === undefined) throw new ConfigError("OIDC_ISSUER must be set when OIDC_CLIENT_ID is (the provider's issuer URL)");
+  if (clientId === undefined) throw new ConfigError("OIDC_CLIENT_ID must be set when OIDC_ISSUER is (Brief's client id at the provider)");
+  return Object.freeze({ issuer: oidcIssuer(issuer), clientId, clientSecret, autoCreate });
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** An https URL (http only on a loopback host: a provider on this machine), without query or fragment. */
+function oidcIssuer(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // refused below
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) {
+    throw new ConfigError(`OIDC_ISSUER must be an https URL such as https://accounts.example.com, got "${raw}"`);
+  }
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    throw new ConfigError(`OIDC_ISSUER must use https (http only for a provider on localhost), got "${raw}"`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`OIDC_ISSUER must be the issuer URL alone, without query, fragment or credentials, got "${raw}"`);
   }
   return raw;
 }

@@ -2,6 +2,8 @@
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
 import { BlocklistService } from './abuse/blocklist-service.js';
 import { AccountService } from './accounts/account-service.js';
+import { SingleSignOn } from './accounts/oidc.js';
+import { OidcClient } from './accounts/oidc-client.js';
 import { PeopleService } from './accounts/people-service.js';
 import { SessionService } from './accounts/sessions.js';
 import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
@@ -90,6 +92,22 @@ export function createServices(config: Config, database: Database, shared: Pick<
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
   return { accounts, people, sessions, domains, links, changes, analytics, retention, blocklist };
+}
+
+/**
+ * Single sign-on (decision 0031) when OIDC_ISSUER and OIDC_CLIENT_ID are set: the provider's client and
+ * the sign-in on top of it. `used` marks each sign-in's state as seen (shared by instances through Redis).
+ */
+export function createSingleSignOn(
+  config: Config,
+  database: Database,
+  sessions: SessionService,
+  used: SharedState['counters'],
+  log: Log,
+): { client: OidcClient; signOn: SingleSignOn } | undefined {
+  if (!config.oidc) return undefined;
+  const client = new OidcClient(config.oidc, `${config.defaultDomain.urlPrefix}/auth/oidc/callback`, log);
+  return { client, signOn: new SingleSignOn(config.oidc, client, database.people, sessions, used, log) };
 }
 
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */

@@ -35,6 +35,33 @@ export class SqlPeopleStore implements PeopleStore {
     });
   }
 
+  async createUserInNewWorkspace(
+    user: NewUser,
+    workspaceName: string,
+    role: RoleName,
+  ): Promise<{ user: UserRecord; accountId: number } | 'email-taken' | 'name-taken'> {
+    return this.connection
+      .write(async (db) => {
+        const now = Date.now();
+        const account = await db
+          .insertInto('accounts')
+          .values({ name: workspaceName, created_at: now })
+          .onConflict((oc) => oc.column('name').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!account) return 'name-taken' as const;
+        const row = await insertUser(db, user);
+        // Thrown, not returned: the workspace just made is rolled back with it.
+        if (!row) throw new TakenEmail();
+        await db.insertInto('memberships').values({ user_id: row.id, account_id: account.id, role, created_at: now }).execute();
+        return { user: toUser(row), accountId: account.id };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof TakenEmail) return 'email-taken' as const;
+        throw error;
+      });
+  }
+
   async userByEmail(email: string): Promise<UserCredentials | undefined> {
     const row = await this.connection.db.selectFrom('users').selectAll().where('email_key', '=', emailKey(email)).executeTakeFirst();
     return row && { ...toUser(row), passwordHash: row.password_hash };

@@ -282,3 +282,44 @@ describe('loadConfig: hosts and query forwarding (decision 0015)', () => {
     for (const value of ['no', 'false', '0', 'Off']) fails({ FORWARD_QUERY: value }, 'FORWARD_QUERY');
   });
 });
+
+describe('loadConfig: single sign-on (decision 0031)', () => {
+  const sso = { OIDC_ISSUER: 'https://accounts.example.com', OIDC_CLIENT_ID: 'brief' };
+
+  it('is off unless OIDC_ISSUER and OIDC_CLIENT_ID are both set; OIDC_AUTO_CREATE is off by default', () => {
+    assert.equal(loadConfig({}).oidc, undefined);
+    assert.equal(loadConfig({ OIDC_AUTO_CREATE: 'off' }).oidc, undefined);
+    assert.deepEqual(loadConfig(sso).oidc, { ...{ issuer: sso.OIDC_ISSUER, clientId: 'brief' }, clientSecret: undefined, autoCreate: false });
+    const full = loadConfig({ ...sso, OIDC_CLIENT_SECRET: ' s3cret ', OIDC_AUTO_CREATE: 'on' }).oidc;
+    assert.deepEqual(full, { issuer: sso.OIDC_ISSUER, clientId: 'brief', clientSecret: 's3cret', autoCreate: true });
+    assert.ok(Object.isFrozen(full));
+  });
+
+  it('takes an https issuer with a path, and http only on a loopback host', () => {
+    assert.equal(loadConfig({ ...sso, OIDC_ISSUER: 'https://login.example.com/realms/team' }).oidc?.issuer, 'https://login.example.com/realms/team');
+    for (const local of ['http://localhost:8080', 'http://127.0.0.1:9000/', 'http://[::1]:9000']) {
+      assert.equal(loadConfig({ ...sso, OIDC_ISSUER: local }).oidc?.issuer, local);
+    }
+  });
+
+  it('stops the start naming OIDC_ISSUER when it is not an https URL', () => {
+    for (const issuer of [
+      'accounts.example.com',
+      'not a url',
+      'ftp://accounts.example.com',
+      'http://accounts.example.com',
+      'https://a.example.com/?x=1',
+      'https://u:p@a.example.com',
+    ]) {
+      fails({ ...sso, OIDC_ISSUER: issuer }, 'OIDC_ISSUER');
+    }
+  });
+
+  it('stops the start naming what is missing from a half-set configuration', () => {
+    fails({ OIDC_ISSUER: sso.OIDC_ISSUER }, 'OIDC_CLIENT_ID');
+    fails({ OIDC_CLIENT_ID: 'brief' }, 'OIDC_ISSUER');
+    fails({ OIDC_CLIENT_SECRET: 'secret' }, 'OIDC_ISSUER and OIDC_CLIENT_ID');
+    fails({ OIDC_AUTO_CREATE: 'on' }, 'OIDC_ISSUER and OIDC_CLIENT_ID');
+    fails({ ...sso, OIDC_AUTO_CREATE: 'yes' }, 'OIDC_AUTO_CREATE');
+  });
+});

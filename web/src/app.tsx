@@ -10,6 +10,7 @@ import { ShortenPage } from './pages/shorten';
 import { navigate, paths, type Route, useRoute } from './router';
 import { currentToken, setPerson, signOut, useSession } from './session';
 import { SignInDialog } from './sign-in';
+import { takeSsoError } from './sso';
 
 const TITLES: Record<Route['page'], string> = {
   shorten: 'Shorten a link',
@@ -26,7 +27,9 @@ const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview', 'settin
 export function App() {
   const route = useRoute();
   const { signedIn, person } = useSession();
-  const [signingIn, setSigningIn] = useState(false);
+  // Back from single sign-on with an error: the dialog opens saying what went wrong.
+  const [ssoError, setSsoError] = useState(takeSsoError);
+  const [signingIn, setSigningIn] = useState(ssoError !== undefined);
   const heading = useRef<HTMLHeadingElement>(null);
   const title = route.page === 'link' ? `${route.domain}/${route.slug}` : TITLES[route.page];
   const first = useRef(true);
@@ -115,7 +118,15 @@ export function App() {
       <footer class="bottom">
         <a href="/docs">API documentation</a>
       </footer>
-      {signingIn && <SignInDialog onDone={() => setSigningIn(false)} />}
+      {signingIn && (
+        <SignInDialog
+          error={ssoError}
+          onDone={() => {
+            setSigningIn(false);
+            setSsoError(undefined);
+          }}
+        />
+      )}
     </>
   );
 }

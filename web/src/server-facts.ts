@@ -9,3 +9,8 @@ export function analyticsLevel(): AnalyticsLevel {
   const content = document.querySelector<HTMLMetaElement>('meta[name="brief-analytics"]')?.content;
   return content === 'off' || content === 'minimal' ? content : 'full';
 }
+
+/** Whether the server offers single sign-on (OIDC_ISSUER): it writes `<meta name="brief-sso" content="on">` only then. */
+export function ssoEnabled(): boolean {
+  return document.querySelector<HTMLMetaElement>('meta[name="brief-sso"]')?.content === 'on';
+}

@@ -3,14 +3,15 @@ import { ApiError, api } from './api';
 import { Field } from './components/field';
 import { Modal } from './components/modal';
 import { setPerson, signIn } from './session';
+import { SsoButton } from './sso';
 
 /**
  * Signs in with an email and password (the server keeps the session in an HttpOnly cookie), or with an API
  * token, checked with one API call and kept (local storage) until Sign out. Errors are announced (role="alert").
  */
-export function SignInDialog(props: { onDone: (signedIn: boolean) => void }) {
+export function SignInDialog(props: { onDone: (signedIn: boolean) => void; error?: string | undefined }) {
   const [withToken, setWithToken] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>(props.error);
   const [busy, setBusy] = useState(false);
   const fail = (e: unknown) => {
     setError(e instanceof ApiError ? e.message : 'Could not sign in.');
@@ -88,6 +89,7 @@ export function SignInDialog(props: { onDone: (signedIn: boolean) => void }) {
             </p>
           )}
           {actions}
+          <SsoButton />
           <button type="button" class="link-button" onClick={() => switchTo(true)}>
             Use an API token instead
           </button>

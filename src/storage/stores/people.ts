@@ -51,6 +51,15 @@ export interface NewUser {
 export interface PeopleStore {
   /** A new user with a role in a workspace, in one transaction; undefined when the email is taken. */
   createUser(user: NewUser, accountId: number, role: RoleName): Promise<UserRecord | undefined>;
+  /**
+   * A new user as the `role` of a new workspace named `workspaceName`, both in one transaction (single
+   * sign-on's OIDC_AUTO_CREATE): nothing is made when the email or the workspace's name is taken.
+   */
+  createUserInNewWorkspace(
+    user: NewUser,
+    workspaceName: string,
+    role: RoleName,
+  ): Promise<{ user: UserRecord; accountId: number } | 'email-taken' | 'name-taken'>;
   userByEmail(email: string): Promise<UserCredentials | undefined>;
   userById(id: number): Promise<UserRecord | undefined>;
   /** Every user, or a workspace's members, with their memberships. */

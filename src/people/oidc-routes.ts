@@ -1,0 +1,144 @@
+// Single sign-on (decision 0031): GET /auth/oidc/start sends the browser to the provider, GET
+// /auth/oidc/callback brings it back signed in. What the callback is checked against (state, nonce,
+// PKCE verifier) waits in a short-lived HttpOnly cookie bound to this browser. Every failure sends the
+// browser back to the app with `?sso_error=CODE`, which the sign-in dialog announces; never a 500.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PENDING_MS, type SingleSignOn, type SsoFailure } from '../accounts/oidc.js';
+import type { PendingSignIn } from '../accounts/oidc-client.js';
+import type { Config } from '../config.js';
+import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
+import { sessionCookie } from '../http/session-cookie.js';
+
+export const PENDING_COOKIE = 'brief_oidc';
+const COOKIE_PATH = '/auth/oidc';
+const tags = ['sign-in and team'];
+
+/** Where the app may ask to come back to: its home page or one of its pages under /app/, without a query or dot segments. */
+const RETURN_PATH = /^\/(?:app(?:\/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*\/?)?$/;
+const isReturnPath = (value: string) => value.length <= 512 && RETURN_PATH.test(value) && !/\/\.\.?(?:\/|$)/.test(value);
+
+interface Pending extends PendingSignIn {
+  /** The app's page to come back to. */
+  readonly returnTo: string;
+  /** When the sign-in stops being accepted (ms since the epoch). */
+  readonly expiresAt: number;
+}
+
+const found = (description: string) => ({
+  description,
+  type: 'null',
+  headers: { Location: { type: 'string' }, 'Set-Cookie': { type: 'string' } },
+});
+
+export interface OidcRouteDeps {
+  readonly config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>;
+  readonly signOn: SingleSignOn;
+  readonly log: { error(details: object, message: string): void };
+  readonly now?: () => number;
+}
+
+export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDeps) {
+  const secure = (request: FastifyRequest) => config.defaultDomain.urlPrefix.startsWith('https:') || request.protocol === 'https';
+  const pendingCookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) =>
+    `${PENDING_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure(request) ? '; Secure' : ''}`;
+  const fail = (reply: FastifyReply, returnTo: string, failure: SsoFailure) => reply.redirect(`${returnTo}?sso_error=${failure}`, 302);
+
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/auth/oidc/start',
+      {
+        serializerCompiler: documentedOnly,
+        schema: {
+          summary: 'Sign in with SSO',
+          description:
+            'Sends the browser to the OpenID Connect provider (authorization code flow with PKCE, state and nonce, kept in a ' +
+            `10-minute HttpOnly cookie \`${PENDING_COOKIE}\`). \`return\`: the app's page to come back to (\`/\` or under \`/app/\`). ` +
+            'When the provider cannot be reached, back to that page with `?sso_error=unavailable`. Only when OIDC_ISSUER is set.',
+          tags,
+          security: NO_AUTH,
+          response: { 302: found('To the provider, or back to the app with `sso_error`.') },
+        },
+      },
+      async (request, reply) => {
+        const returnTo = returnPathOf(request.query);
+        reply.header('cache-control', 'no-store');
+        const begun = await signOn.begin();
+        if ('failure' in begun) return fail(reply, returnTo, begun.failure);
+        const pending: Pending = { ...begun.pending, returnTo, expiresAt: now() + PENDING_MS };
+        reply.header('set-cookie', pendingCookie(request, encodePending(pending), PENDING_MS / 1000));
+        return reply.redirect(begun.url.href, 302);
+      },
+    );
+
+    app.get(
+      '/auth/oidc/callback',
+      {
+        serializerCompiler: documentedOnly,
+        schema: {
+          summary: 'Return from the SSO provider',
+          description:
+            'Checks the answer against this browser’s cookie (state once only, nonce, PKCE), exchanges the code, requires a verified ' +
+            'email and signs in the user who has it (or makes one, with OIDC_AUTO_CREATE=on): the session cookie is set and the ' +
+            'browser goes back to the app. Any failure goes back with `?sso_error=` one of unavailable, denied, state, failed, ' +
+            'unverified, unknown, no-workspace.',
+          tags,
+          security: NO_AUTH,
+          response: { 302: found('Back to the app: signed in, or with `sso_error`.') },
+        },
+      },
+      async (request, reply) => {
+        const pending = pendingOf(request, now());
+        const returnTo = pending?.returnTo ?? '/';
+        const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
+        // The cookie is used once, whatever happens.
+        const cookies = [pendingCookie(request, '', 0)];
+        reply.header('cache-control', 'no-store');
+        let outcome: Awaited<ReturnType<SingleSignOn['finish']>>;
+        try {
+          outcome = await signOn.finish(query, pending);
+        } catch (error) {
+          log.error({ err: error }, 'single sign-on: the callback failed');
+          outcome = { failure: 'unavailable' };
+        }
+        if ('failure' in outcome) {
+          reply.header('set-cookie', cookies);
+          return fail(reply, returnTo, outcome.failure);
+        }
+        cookies.push(sessionCookie(config, request, outcome.session.sessionId));
+        reply.header('set-cookie', cookies);
+        return reply.redirect(returnTo, 302);
+      },
+    );
+  };
+}
+
+function returnPathOf(query: unknown): string {
+  const value = (query as { return?: unknown } | undefined)?.return;
+  return typeof value === 'string' && isReturnPath(value) ? value : '/';
+}
+
+function encodePending(pending: Pending): string {
+  return Buffer.from(JSON.stringify(pending)).toString('base64url');
+}
+
+/** The pending sign-in this browser kept, when it is well-formed and not expired. */
+function pendingOf(request: FastifyRequest, now: number): Pending | undefined {
+  const header = request.headers.cookie;
+  if (header === undefined || !header.includes(PENDING_COOKIE)) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== PENDING_COOKIE) continue;
+    const value = part.slice(at + 1).trim();
+    if (!/^[A-Za-z0-9_-]{1,2048}$/.test(value)) return undefined;
+    try {
+      const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
+      const { state, nonce, verifier, returnTo, expiresAt } = parsed;
+      if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string') return undefined;
+      if (typeof returnTo !== 'string' || !isReturnPath(returnTo) || typeof expiresAt !== 'number' || expiresAt <= now) return undefined;
+      return { state, nonce, verifier, returnTo, expiresAt };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
