@@ -21,6 +21,7 @@ import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { clientAddress } from './net/client-address.js';
+import { passkeyRoutes } from './people/passkey-routes.js';
 import { peopleRoutes } from './people/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
@@ -144,6 +145,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
   app.register(peopleRoutes({ config, sessions: services.sessions, people: services.people, authenticate, refuseCrossSite }));
+  app.register(passkeyRoutes({ config, passkeys: services.passkeys, sessions: services.sessions, authenticate, refuseCrossSite }));
   const stopSignal = deps.stopSignal ?? new StopSignal();
   const readiness = createReadiness(deps.database, redirects, stopSignal, log);
   app.register(healthRoutes(readiness));

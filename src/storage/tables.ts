@@ -227,7 +227,36 @@ export interface Tables {
   memberships: MembershipTable;
   sessions: SessionTable;
   invitations: InvitationTable;
+  passkeys: PasskeyTable;
+  passkey_challenges: PasskeyChallengeTable;
   link_code_secret: LinkCodeSecretTable;
+}
+
+/** A person's WebAuthn credential (decision 0030). */
+export interface PasskeyTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The credential's id, base64url: unique. */
+  credential_id: string;
+  /** Its COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter when last seen (0 for those that keep none). */
+  counter: number;
+  /** Space-separated (usb, nfc, ble, internal, hybrid…); null when the browser said none. */
+  transports: string | null;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A passkey ceremony under way: used once, until expires_at. */
+export interface PasskeyChallengeTable {
+  /** base64url, 32 random bytes. */
+  challenge: string;
+  purpose: 'register' | 'sign-in';
+  /** Who registers; null for a sign-in. */
+  user_id: number | null;
+  expires_at: number;
 }
 
 export type LinkRow = Selectable<LinkTable>;
@@ -237,3 +266,4 @@ export type AccountRow = Selectable<AccountTable>;
 export type UserRow = Selectable<UserTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type InvitationRow = Selectable<InvitationTable>;
+export type PasskeyRow = Selectable<PasskeyTable>;
