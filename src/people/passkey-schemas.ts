@@ -77,3 +77,4 @@ export const Passkey = Type.Object(
 export const Passkeys = Type.Array(Passkey);
 
 export const PasskeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false });
+export type Passkey = Static<typeof Passkey>;
