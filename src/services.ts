@@ -87,7 +87,7 @@ export function createServices(config: Config, database: Database, shared: Pick<
   const accounts = new AccountService(database.accounts);
   const people = new PeopleService(database.people, accounts, config.defaultDomain.urlPrefix);
   const sessions = new SessionService(database.people, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionMaxMs });
-  const passkeys = new PasskeyService(database.passkeys, database.people, sessions, relyingPartyOf(config.defaultDomain.urlPrefix));
+  const passkeys = new PasskeyService(database.passkeys, database.people, people, sessions, relyingPartyOf(config.defaultDomain.urlPrefix));
   const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);

@@ -1,5 +1,6 @@
 // Passkeys (decision 0030), under /auth/passkeys: a signed-in person registers, lists and removes their
-// own; anyone signs in with one alone. Thin: each calls PasskeyService.
+// own; anyone signs in with one alone; an invitation may be accepted with one instead of a password
+// (/auth/invitation/passkey). Thin: each calls PasskeyService.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, PasskeyService, PasskeyView, RegistrationResponseJSON } from '../accounts/passkeys.js';
@@ -10,8 +11,8 @@ import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import { sessionCookie } from '../http/session-cookie.js';
-import { CeremonyOptions, PasskeyParams, Passkey as PasskeySchema, Passkeys, RegisterBody, SignInBody } from './passkey-schemas.js';
-import { Me, Success } from './schemas.js';
+import { AcceptWithPasskeyBody, CeremonyOptions, PasskeyParams, Passkey as PasskeySchema, Passkeys, RegisterBody, SignInBody } from './passkey-schemas.js';
+import { InvitationToken, Me, Success } from './schemas.js';
 
 const tags = ['sign-in and team'];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,7 +26,7 @@ const toPasskey = (passkey: PasskeyView) => ({
 export interface PasskeyRouteDeps {
   readonly config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>;
   readonly passkeys: PasskeyService;
-  readonly sessions: Pick<SessionService, 'whoIs'>;
+  readonly sessions: Pick<SessionService, 'whoIs' | 'start'>;
   readonly authenticate: Authenticate;
   /** Refuses a cookie-authenticated request another site made (http/session-cookie.ts). */
   readonly refuseCrossSite: (request: FastifyRequest) => void;
@@ -173,6 +174,67 @@ export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuse
         const session = await passkeys.signIn(request.body.response as AuthenticationResponseJSON);
         reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
         return sessions.whoIs({ accountId: session.accountId, anonymous: false, userId: session.userId });
+      },
+    );
+
+    app.post(
+      '/auth/invitation/passkey/options',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Start accepting an invitation with a passkey',
+          description:
+            'The options for navigator.credentials.create() for the person an invitation is for, instead of a password. ' +
+            'Unknown is 404; used or expired is 422.',
+          tags,
+          security: NO_AUTH,
+          body: InvitationToken,
+          response: {
+            200: CeremonyOptions,
+            ...errorResponses(400, 500, 503),
+            403: errorResponse(403),
+            404: errorResponse(404, { examples: 'invitationNotFound' }),
+            422: errorResponse(422, { examples: 'invitationValidation' }),
+          },
+        },
+      },
+      async (request) => {
+        refuseCrossSite(request);
+        return passkeys.invitationOptions(request.body.token);
+      },
+    );
+
+    app.post(
+      '/auth/invitation/passkey',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Accept an invitation with a passkey',
+          description:
+            'The authenticator’s answer to the options’ challenge: the person is made with this passkey (and no password), ' +
+            'joins the workspace with the role and is signed in, in one transaction. Once only; an email that can sign in ' +
+            'already (a password or a passkey) is refused and nothing is made.',
+          tags,
+          security: NO_AUTH,
+          body: AcceptWithPasskeyBody,
+          response: {
+            200: Me,
+            ...errorResponses(400, 500, 503),
+            403: errorResponse(403),
+            404: errorResponse(404, { examples: 'invitationNotFound' }),
+            422: errorResponse(422, { examples: 'invitationValidation' }),
+          },
+        },
+      },
+      async (request, reply) => {
+        refuseCrossSite(request);
+        const { token, response, displayName, name } = request.body;
+        const { userId, accountId } = await passkeys.acceptInvitation(token, response as RegistrationResponseJSON, displayName, name);
+        const session = await sessions.start(userId, accountId);
+        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
+        return sessions.whoIs({ accountId, anonymous: false, userId });
       },
     );
   };

@@ -78,3 +78,13 @@ export const Passkeys = Type.Array(Passkey);
 
 export const PasskeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false });
 export type Passkey = Static<typeof Passkey>;
+
+export const AcceptWithPasskeyBody = Type.Object(
+  {
+    token: Type.String({ maxLength: 512 }),
+    response: RegistrationCredential,
+    displayName: Type.Optional(Type.String({ maxLength: 200 })),
+    name: Type.Optional(Type.String({ maxLength: 100, description: 'The passkey’s name ("Passkey 1" when not given).' })),
+  },
+  { additionalProperties: false },
+);

@@ -238,6 +238,8 @@ export interface PasskeyTable {
   user_id: number;
   /** The credential's id, base64url: unique. */
   credential_id: string;
+  /** The user handle its authenticator keeps (random, base64url), the same for each of a person's passkeys. */
+  user_handle: string;
   /** Its COSE public key, base64url. */
   public_key: string;
   /** The authenticator's signature counter when last seen (0 for those that keep none). */
@@ -253,9 +255,13 @@ export interface PasskeyTable {
 export interface PasskeyChallengeTable {
   /** base64url, 32 random bytes. */
   challenge: string;
-  purpose: 'register' | 'sign-in';
-  /** Who registers; null for a sign-in. */
+  purpose: 'register' | 'sign-in' | 'invitation';
+  /** Who registers; null for a sign-in and an invitation. */
   user_id: number | null;
+  /** An invitation accepted with a passkey: SHA-256 of its secret. */
+  invitation_hash: string | null;
+  /** The user handle the options offered (registration and invitation). */
+  user_handle: string | null;
   expires_at: number;
 }
 

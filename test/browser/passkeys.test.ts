@@ -1,7 +1,8 @@
 // Passkeys in real Chromium (decision 0030), with the DevTools protocol's virtual authenticator (the
 // WebAuthn domain: ctap2, internal, resident keys, user verification): sign in with a password, add a
 // passkey in Settings → Passkeys, sign out, sign in with the passkey alone; remove it, and the same
-// authenticator's passkey is then refused in an element with the alert role. axe on the changed pages.
+// authenticator's passkey is then refused in an element with the alert role; an invited person joins
+// with a passkey instead of a password. axe on the changed pages.
 // BASE_URL is http://localhost:PORT: WebAuthn wants a domain for its RP ID (never an IP address), and
 // localhost is a secure context over plain http.
 import assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
 import { assertAccessible, launchChromium, openPage, screenshot, WIDTHS } from './browser.js';
 
@@ -47,6 +48,23 @@ describe('passkeys in Chromium', { timeout: 300_000 }, () => {
 
   const banner = (page: Page) => page.getByRole('banner');
 
+  /** A platform authenticator that holds discoverable credentials and verifies its user, answering at once. */
+  async function virtualAuthenticator(context: BrowserContext, page: Page) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable', { enableUI: false });
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    return { cdp, authenticatorId };
+  }
+
   async function signOut(page: Page) {
     await banner(page).getByRole('button', { name: 'Sign out' }).click();
     await banner(page).getByRole('button', { name: 'Sign in' }).waitFor();
@@ -55,19 +73,7 @@ describe('passkeys in Chromium', { timeout: 300_000 }, () => {
   it('adds a passkey in Settings, then signs in with it alone; a removed passkey is refused', async () => {
     const { context, page } = await openPage(browser, origin, WIDTHS[1]);
     try {
-      // A platform authenticator that holds discoverable credentials and verifies its user, answering at once.
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable', { enableUI: false });
-      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      const { cdp, authenticatorId } = await virtualAuthenticator(context, page);
 
       await page.goto(`${origin}/`);
       await banner(page).getByRole('button', { name: 'Sign in' }).click();
@@ -142,6 +148,43 @@ describe('passkeys in Chromium', { timeout: 300_000 }, () => {
       await page.getByRole('region', { name: 'Passkeys' }).getByRole('button', { name: 'Add a passkey' }).waitFor();
       await assertAccessible(page, 'Settings → Passkeys on a phone');
       await screenshot(page, 'settings-passkeys-phone');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lets an invited person join with a passkey instead of a password, then sign in with it', async () => {
+    const owner = await fetch(`${server.origin}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+    });
+    const cookie = /brief_session=[A-Za-z0-9_-]+/.exec(owner.headers.get('set-cookie') ?? '')![0];
+    const made = await fetch(`${server.origin}/auth/invitations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, cookie },
+      body: JSON.stringify({ email: 'grace@example.com', role: 'member' }),
+    });
+    assert.equal(made.status, 200);
+    const { link } = (await made.json()) as { link: string };
+    const { context, page } = await openPage(browser, origin, WIDTHS[0]);
+    try {
+      const { cdp, authenticatorId } = await virtualAuthenticator(context, page);
+      await page.goto(link);
+      await page.getByText('Join acme as member').waitFor();
+      await assertAccessible(page, 'the invitation page with its passkey choice');
+      await page.getByLabel('Name (optional)').fill('Grace');
+      await page.getByRole('button', { name: 'Join with a passkey instead' }).click();
+      await banner(page).getByText('Signed in as').waitFor();
+      assert.match((await banner(page).textContent()) ?? '', /Signed in as Grace in acme \(member\)/);
+      assert.equal((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length, 1);
+
+      await signOut(page);
+      await banner(page).getByRole('button', { name: 'Sign in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in' });
+      await dialog.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      assert.match((await banner(page).textContent()) ?? '', /Signed in as Grace in acme \(member\)/);
     } finally {
       await context.close();
     }

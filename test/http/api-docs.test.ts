@@ -253,6 +253,8 @@ describe('API document and reference page', () => {
       'PATCH /v3/shorten/{domain}/{slug}',
       'POST /auth/invitation',
       'POST /auth/invitation/accept',
+      'POST /auth/invitation/passkey',
+      'POST /auth/invitation/passkey/options',
       'POST /auth/invitations',
       'POST /auth/passkeys/registration',
       'POST /auth/passkeys/registration/options',

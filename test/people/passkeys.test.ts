@@ -2,13 +2,14 @@
 // registration by a signed-in person and sign-in with the passkey alone (the same session cookie as a
 // password sign-in); a replayed or expired challenge refused; an unknown credential, another person's,
 // a wrong signature, origin or user handle all refused with the one answer; the signature counter; no
-// registration without a session (a token, nobody, another site); removal; the sign-in limits.
+// registration without a session (a token, nobody, another site); removal; the sign-in limits; an
+// invitation accepted with a passkey instead of a password, once, making nothing when it fails.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
 import { PASSKEY_REFUSED } from '../../src/accounts/passkeys.js';
 import { hashToken } from '../../src/accounts/tokens.js';
-import { BASE_PREFIX, type TestAccount, type TestApp, useTestApp } from '../support/app.js';
+import { BASE_PREFIX, type TestAccount, type TestApp, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { addUser, member, SAME_ORIGIN, type SignedIn, sessionSetBy } from '../support/people.js';
 import { type AuthenticationOptions, type RegistrationOptions, SoftwareCredential } from '../support/software-authenticator.js';
@@ -47,6 +48,33 @@ function signIn(t: TestApp, response: unknown, headers: Record<string, string> =
   return t.app.inject({ method: 'POST', url: '/auth/passkeys/sign-in', headers, payload: { response } });
 }
 
+interface Invited {
+  email: string;
+  secret: string;
+}
+
+async function invite(t: TestApp, owner: SignedIn, email: string, role: string): Promise<Invited> {
+  const made = await t.app.inject({ method: 'POST', url: '/auth/invitations', headers: owner.headers, payload: { email, role } });
+  assert.equal(made.statusCode, 200, made.body);
+  const link: string = made.json().link;
+  return { email, secret: link.slice(link.indexOf('#') + 1) };
+}
+
+async function invitationOptions(t: TestApp, invited: Invited): Promise<RegistrationOptions> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/auth/invitation/passkey/options',
+    headers: SAME_ORIGIN,
+    payload: { token: invited.secret },
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json();
+}
+
+function acceptWithPasskey(t: TestApp, secret: string, response: unknown, extra: { displayName?: string; name?: string } = {}) {
+  return t.app.inject({ method: 'POST', url: '/auth/invitation/passkey', headers: SAME_ORIGIN, payload: { token: secret, response, ...extra } });
+}
+
 for (const dialect of dialects) {
   describe(`passkeys (${dialect})`, () => {
     // The sign-in limits have a test of their own below; here one address makes every attempt.
@@ -63,7 +91,8 @@ for (const dialect of dialects) {
       // The relying party is BASE_URL's host; the credential is discoverable and the user verified.
       assert.deepEqual(options.rp, { id: 'short.test', name: 'Brief' });
       assert.equal(options.user.name, person.email);
-      assert.equal(Buffer.from(options.user.id, 'base64url').toString(), String(person.userId));
+      // The user handle is random: nothing of the person (not even the id) is in it.
+      assert.equal(Buffer.from(options.user.id, 'base64url').length, 16);
       assert.deepEqual(options.authenticatorSelection, { residentKey: 'required', requireResidentKey: true, userVerification: 'required' });
       const credential = new SoftwareCredential(BASE_PREFIX);
       const added = await register(ctx.t, person, credential.register(options), 'Laptop');
@@ -99,6 +128,7 @@ for (const dialect of dialects) {
         [credential.id],
         'the authenticator is told what it holds already',
       );
+      assert.equal(options.user.id, credential.userHandle, "a person's passkeys share one user handle");
       const again = await register(ctx.t, person, credential.register(options));
       assert.equal(again.statusCode, 422);
       assert.equal(again.json().message, 'This passkey is registered already');
@@ -147,14 +177,14 @@ for (const dialect of dialects) {
       const adas = await addPasskey(ctx.t, ada);
       const graces = await addPasskey(ctx.t, grace);
       const unknown = new SoftwareCredential(BASE_PREFIX);
-      unknown.userHandle = Buffer.from(String(ada.userId)).toString('base64url');
+      unknown.userHandle = adas.userHandle;
       const attempts = [
         // A credential nobody registered.
         unknown.assert(await signInOptions(ctx.t)),
         // Ada's credential id, signed by Grace's key.
         adas.assert(await signInOptions(ctx.t), { signWith: graces }),
         // Grace's credential, claiming Ada as its user.
-        graces.assert(await signInOptions(ctx.t), { userHandle: Buffer.from(String(ada.userId)).toString('base64url') }),
+        graces.assert(await signInOptions(ctx.t), { userHandle: adas.userHandle }),
         // Made on another site (a phishing page relaying the challenge).
         adas.assert(await signInOptions(ctx.t), { origin: 'https://evil.example' }),
         // For another relying party.
@@ -281,6 +311,90 @@ for (const dialect of dialects) {
       assert.equal(again.statusCode, 404);
       const bad = await ctx.t.app.inject({ method: 'DELETE', url: '/auth/passkeys/abc', headers: ada.headers });
       assert.equal(bad.statusCode, 422);
+    });
+
+    it('accepts an invitation with a passkey instead of a password: made, joined and signed in at once, then signs in with it', async () => {
+      const owner = await member(ctx.t, team.id, 'owner');
+      const token = await invite(ctx.t, owner, `${uniqueName('new')}@example.com`, 'viewer');
+      const options = await invitationOptions(ctx.t, token);
+      assert.equal(options.user.name, token.email);
+      assert.deepEqual(options.authenticatorSelection, { residentKey: 'required', requireResidentKey: true, userVerification: 'required' });
+      const credential = new SoftwareCredential(BASE_PREFIX);
+      const joined = await acceptWithPasskey(ctx.t, token.secret, credential.register(options), { displayName: 'Grace', name: 'Phone' });
+      assert.equal(joined.statusCode, 200, joined.body);
+      const workspace = { id: workspaceUuid(team.id), name: team.name, role: 'viewer' };
+      assert.deepEqual(joined.json(), { user: { email: token.email, displayName: 'Grace' }, workspace, workspaces: [workspace] });
+      const session = sessionSetBy(joined.headers['set-cookie'])!;
+      const mine = await ctx.t.app.inject({ url: '/auth/passkeys', headers: { cookie: `brief_session=${session}`, ...SAME_ORIGIN } });
+      assert.deepEqual(
+        mine.json().map((p: { name: string }) => p.name),
+        ['Phone'],
+      );
+      const user = await ctx.t.database.people.userByEmail(token.email);
+      assert.equal(user?.passwordHash, null, 'no password was set');
+      // Used once: the link is spent, and the passkey signs in alone.
+      const again = await acceptWithPasskey(ctx.t, token.secret, new SoftwareCredential(BASE_PREFIX).register(options));
+      assert.equal(again.statusCode, 422);
+      assert.match(again.json().message, /used already/);
+      const login = await signIn(ctx.t, credential.assert(await signInOptions(ctx.t)));
+      assert.equal(login.statusCode, 200, login.body);
+      assert.equal(login.json().user.email, token.email);
+    });
+
+    it('makes nothing when an invitation with a passkey fails: another invitation’s challenge, a bad answer, an email that can sign in', async () => {
+      const owner = await member(ctx.t, team.id, 'owner');
+      const first = await invite(ctx.t, owner, `${uniqueName('a')}@example.com`, 'member');
+      const second = await invite(ctx.t, owner, `${uniqueName('b')}@example.com`, 'member');
+      // The answer to the first invitation's challenge, presented with the second's link.
+      const crossed = await acceptWithPasskey(
+        ctx.t,
+        second.secret,
+        new SoftwareCredential(BASE_PREFIX).register(await invitationOptions(ctx.t, first)),
+      );
+      assert.equal(crossed.statusCode, 422);
+      assert.match(crossed.json().message, /expired or was used already/);
+      const foreign = await acceptWithPasskey(
+        ctx.t,
+        second.secret,
+        new SoftwareCredential('https://evil.example').register(await invitationOptions(ctx.t, second)),
+      );
+      assert.equal(foreign.statusCode, 422);
+      assert.match(foreign.json().message, /could not be verified/);
+      for (const email of [first.email, second.email]) assert.equal(await ctx.t.database.people.userByEmail(email), undefined);
+      // An email with a password already: refused, nothing made, the invitation still unused.
+      const existing = await addUser(ctx.t, (await ctx.t.account('other')).id, 'member');
+      const forExisting = await invite(ctx.t, owner, existing.email, 'member');
+      const taken = await acceptWithPasskey(
+        ctx.t,
+        forExisting.secret,
+        new SoftwareCredential(BASE_PREFIX).register(await invitationOptions(ctx.t, forExisting)),
+      );
+      assert.equal(taken.statusCode, 422);
+      assert.match(taken.json().message, /can sign in already/);
+      assert.equal(taken.headers['set-cookie'], undefined);
+      assert.deepEqual(await ctx.t.database.passkeys.listOf(existing.id), []);
+      assert.deepEqual((await ctx.t.database.people.membershipsOf(existing.id)).map((m) => m.accountId).includes(team.id), false);
+      // Unknown and expired invitations are refused as the password acceptance refuses them.
+      const unknown = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/auth/invitation/passkey/options',
+        headers: SAME_ORIGIN,
+        payload: { token: 'nope' },
+      });
+      assert.equal(unknown.statusCode, 404);
+      await ctx.t.database.db
+        .updateTable('invitations')
+        .set({ expires_at: Date.now() - 1 })
+        .where('token_hash', '=', hashToken(first.secret))
+        .execute();
+      const expired = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/auth/invitation/passkey/options',
+        headers: SAME_ORIGIN,
+        payload: { token: first.secret },
+      });
+      assert.equal(expired.statusCode, 422);
+      assert.match(expired.json().message, /expired/);
     });
 
     it('removes a person’s passkeys with the person', async () => {

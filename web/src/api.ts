@@ -177,6 +177,11 @@ export const api = {
   addPasskey: (response: RegistrationResponseJSON, name: string) =>
     call<Passkey>('POST', '/auth/passkeys/registration', { body: { response, ...(name ? { name } : {}) }, token: '' }),
   removePasskey: (id: number) => call<unknown>('DELETE', `/auth/passkeys/${id}`, { token: '' }),
+  invitationPasskeyOptions: (token: string) =>
+    call<PublicKeyCredentialCreationOptionsJSON>('POST', '/auth/invitation/passkey/options', { body: { token }, token: '' }),
+  /** Accepts an invitation with a passkey instead of a password: the person joins and is signed in. */
+  acceptWithPasskey: (token: string, response: RegistrationResponseJSON, displayName: string) =>
+    call<Me>('POST', '/auth/invitation/passkey', { body: { token, response, ...(displayName ? { displayName } : {}) }, token: '' }),
   domains: () => call<DomainPage>('GET', '/v2/shorten-domains', { query: { perPage: 500 } satisfies Partial<ListDomainsQuery> }),
   /** GET /v3/shorten as the v3 clients use it; with a password or an expiry, the bulk call (a body, not a URL). */
   shorten: (input: NewLink) =>

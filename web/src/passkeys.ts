@@ -20,6 +20,13 @@ export async function addPasskey(name: string): Promise<Passkey> {
   return api.addPasskey(await startRegistration({ optionsJSON }), name);
 }
 
+/** Accepts an invitation with a new passkey instead of a password; who is then signed in. */
+export async function joinWithPasskey(token: string, displayName: string): Promise<Me> {
+  if (!browserSupportsWebAuthn()) throw new Error(UNSUPPORTED);
+  const optionsJSON = await api.invitationPasskeyOptions(token);
+  return api.acceptWithPasskey(token, await startRegistration({ optionsJSON }), displayName);
+}
+
 /** What to tell the person when a ceremony failed: the server's words, or the browser's reason. */
 export function passkeyProblem(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.message;

@@ -15,6 +15,8 @@ export function passkeys(dialect: Dialect) {
         .addColumn('id', id)
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+        // The user handle the authenticator keeps (random, base64url): the same for a person's passkeys.
+        .addColumn('user_handle', 'text', (c) => c.notNull())
         .addColumn('public_key', 'text', (c) => c.notNull())
         .addColumn('counter', time, (c) => c.notNull())
         .addColumn('transports', 'text')
@@ -30,6 +32,9 @@ export function passkeys(dialect: Dialect) {
         .addColumn('purpose', 'text', (c) => c.notNull())
         // The person registering; null for a sign-in (who signs in is not known until the credential says).
         .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+        // An invitation accepted with a passkey: the invitation's hash, and the user handle offered.
+        .addColumn('invitation_hash', 'text')
+        .addColumn('user_handle', 'text')
         .addColumn('expires_at', time, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('passkey_challenges_expiry').on('passkey_challenges').column('expires_at').execute();
