@@ -339,6 +339,24 @@ for (const dialect of dialects) {
       const login = await signIn(ctx.t, credential.assert(await signInOptions(ctx.t)));
       assert.equal(login.statusCode, 200, login.body);
       assert.equal(login.json().user.email, token.email);
+
+      // Invited elsewhere, a link cannot give this person a password: its holder would get into their account.
+      const elsewhere = await ctx.t.account('elsewhere');
+      const admin = await member(ctx.t, elsewhere.id, 'owner');
+      const again2 = await invite(ctx.t, admin, token.email, 'member');
+      const withPassword = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/auth/invitation/accept',
+        headers: SAME_ORIGIN,
+        payload: { token: again2.secret, password: 'a password of the holder' },
+      });
+      assert.equal(withPassword.statusCode, 422);
+      assert.match(withPassword.json().message, /can sign in already/);
+      assert.equal((await ctx.t.database.people.userByEmail(token.email))?.passwordHash, null);
+      assert.deepEqual(
+        (await ctx.t.database.people.membershipsOf(user!.id)).map((m) => m.accountId),
+        [team.id],
+      );
     });
 
     it('makes nothing when an invitation with a passkey fails: another invitation’s challenge, a bad answer, an email that can sign in', async () => {
