@@ -11,7 +11,15 @@ import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import { sessionCookie } from '../http/session-cookie.js';
-import { AcceptWithPasskeyBody, CeremonyOptions, PasskeyParams, Passkey as PasskeySchema, Passkeys, RegisterBody, SignInBody } from './passkey-schemas.js';
+import {
+  AcceptWithPasskeyBody,
+  CeremonyOptions,
+  PasskeyParams,
+  Passkey as PasskeySchema,
+  Passkeys,
+  RegisterBody,
+  SignInBody,
+} from './passkey-schemas.js';
 import { InvitationToken, Me, Success } from './schemas.js';
 
 const tags = ['sign-in and team'];
