@@ -22,6 +22,7 @@ import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { clientAddress } from './net/client-address.js';
 import { oidcRoutes } from './people/oidc-routes.js';
+import { passkeyRoutes } from './people/passkey-routes.js';
 import { peopleRoutes } from './people/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
@@ -152,6 +153,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     app.register(oidcRoutes({ config, signOn: sso.signOn, log }));
     app.addHook('onReady', async () => void sso.client.configuration().catch(() => {}));
   }
+  app.register(passkeyRoutes({ config, passkeys: services.passkeys, sessions: services.sessions, authenticate, refuseCrossSite }));
   const stopSignal = deps.stopSignal ?? new StopSignal();
   const readiness = createReadiness(deps.database, redirects, stopSignal, log);
   app.register(healthRoutes(readiness));

@@ -4,6 +4,7 @@ import { BlocklistService } from './abuse/blocklist-service.js';
 import { AccountService } from './accounts/account-service.js';
 import { SingleSignOn } from './accounts/oidc.js';
 import { OidcClient } from './accounts/oidc-client.js';
+import { PasskeyService, relyingPartyOf } from './accounts/passkeys.js';
 import { PeopleService } from './accounts/people-service.js';
 import { SessionService } from './accounts/sessions.js';
 import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
@@ -68,6 +69,8 @@ export interface Services {
   readonly people: PeopleService;
   /** Password sign-in and the sessions it starts. */
   readonly sessions: SessionService;
+  /** Passkeys: registered by a signed-in person, then a sign-in of their own (decision 0030). */
+  readonly passkeys: PasskeyService;
   readonly domains: DomainService;
   readonly links: LinkService;
   /** Link changes: announced here, heard from elsewhere once started (the server starts it; the CLI only announces). */
@@ -86,12 +89,13 @@ export function createServices(config: Config, database: Database, shared: Pick<
   const accounts = new AccountService(database.accounts);
   const people = new PeopleService(database.people, accounts, config.defaultDomain.urlPrefix);
   const sessions = new SessionService(database.people, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionMaxMs });
+  const passkeys = new PasskeyService(database.passkeys, database.people, people, sessions, relyingPartyOf(config.defaultDomain.urlPrefix));
   const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, people, sessions, domains, links, changes, analytics, retention, blocklist };
+  return { accounts, people, sessions, passkeys, domains, links, changes, analytics, retention, blocklist };
 }
 
 /**

@@ -95,7 +95,7 @@ export class PeopleService {
     const outcome = await this.store.acceptInvitation(hashToken(token), this.now(), { email: invitation.email, displayName: name, passwordHash });
     if (outcome === 'used') throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
     if (outcome === 'taken') {
-      throw BriefError.invalid('token', 'taken', `${invitation.email} has a password already: sign in with it and ask to be added to the workspace`);
+      throw BriefError.invalid('token', 'taken', `${invitation.email} can sign in already: sign in and ask to be added to the workspace`);
     }
     return { userId: outcome.user.id, accountId: outcome.accountId };
   }

@@ -36,9 +36,15 @@ export class SessionService {
     const user = email.length <= 254 ? await this.store.userByEmail(email) : undefined;
     const valid = await verifyUserPassword(password, user?.passwordHash ?? null);
     if (!user || !valid) throw BriefError.unauthorized(WRONG);
-    const [first] = await this.store.membershipsOf(user.id);
-    if (!first) throw BriefError.unauthorized(WRONG);
-    return this.start(user.id, first.accountId);
+    const session = await this.startInFirstWorkspace(user.id);
+    if (!session) throw BriefError.unauthorized(WRONG);
+    return session;
+  }
+
+  /** A new session in the person's first workspace (any sign-in's last step); undefined when they belong to none. */
+  async startInFirstWorkspace(userId: number): Promise<{ sessionId: string; userId: number; accountId: number } | undefined> {
+    const [first] = await this.store.membershipsOf(userId);
+    return first && this.start(userId, first.accountId);
   }
 
   /** A new session for a person in a workspace (after sign-in, or an accepted invitation). */

@@ -9,6 +9,7 @@ import { type Connection, type ConnectionOptions, type Dialect, openConnection }
 import { SqlDomainStore } from './domain-store.js';
 import { type ImportStore, SqlImportStore } from './import-store.js';
 import { SqlLinkStore } from './link-store.js';
+import { SqlPasskeyStore } from './passkey-store.js';
 import { SqlPeopleStore } from './people-store.js';
 import type { AccountStore } from './stores/accounts.js';
 import type { AnalyticsStore } from './stores/analytics.js';
@@ -17,6 +18,7 @@ import type { LinkChangeStore } from './stores/changes.js';
 import type { ClickStore } from './stores/clicks.js';
 import type { DomainStore } from './stores/domains.js';
 import type { LinkStore } from './stores/links.js';
+import type { PasskeyStore } from './stores/passkeys.js';
 import type { PeopleStore } from './stores/people.js';
 import type { Tables } from './tables.js';
 
@@ -35,6 +37,7 @@ export interface Database {
   readonly clicks: ClickStore;
   readonly accounts: AccountStore;
   readonly people: PeopleStore;
+  readonly passkeys: PasskeyStore;
   readonly domains: DomainStore;
   readonly analytics: AnalyticsStore;
   readonly blocklist: BlocklistStore;
@@ -55,6 +58,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     clicks: new SqlClickStore(connection),
     accounts: new SqlAccountStore(connection),
     people: new SqlPeopleStore(connection),
+    passkeys: new SqlPasskeyStore(connection),
     domains: new SqlDomainStore(connection),
     analytics: new SqlAnalyticsStore(connection),
     blocklist: new SqlBlocklistStore(connection),

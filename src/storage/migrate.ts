@@ -13,6 +13,7 @@ import { linkImports } from './migrations/0011-link-imports.js';
 import { permutationCodes } from './migrations/0012-permutation-codes.js';
 import { people } from './migrations/0014-people.js';
 import { tokenScopes } from './migrations/0015-token-scopes.js';
+import { passkeys } from './migrations/0016-passkeys.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -30,6 +31,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0012-permutation-codes': permutationCodes(database.dialect),
     '0014-people': people(database.dialect),
     '0015-token-scopes': tokenScopes(database.dialect),
+    '0016-passkeys': passkeys(database.dialect),
   };
 }
 

@@ -238,9 +238,11 @@ export class SqlPeopleStore implements PeopleStore {
           .executeTakeFirst();
         if (!claimed) return 'used';
         let row = await db.selectFrom('users').selectAll().where('email_key', '=', emailKey(user.email)).executeTakeFirst();
-        if (row && row.password_hash !== null && user.passwordHash !== null) {
-          // Someone who already has a password joins with it, never a second one set by the link.
-          throw new TakenEmail();
+        if (row && user.passwordHash !== null) {
+          // Someone who can sign in already (a password or a passkey, decision 0030) joins that way,
+          // never with a password the link set: the link's holder would get into their account.
+          const passkey = await db.selectFrom('passkeys').select('id').where('user_id', '=', row.id).executeTakeFirst();
+          if (row.password_hash !== null || passkey) throw new TakenEmail();
         }
         if (!row) row = await insertUser(db, user);
         else if (user.passwordHash !== null) {
@@ -266,7 +268,7 @@ export class SqlPeopleStore implements PeopleStore {
   }
 }
 
-/** Thrown inside the transaction to undo the claim of an invitation whose email has a password already. */
+/** Thrown inside the transaction to undo the claim of an invitation whose person can sign in already. */
 class TakenEmail extends Error {}
 
 function insertUser(db: Kysely<Tables>, user: NewUser): Promise<UserRow | undefined> {

@@ -227,7 +227,42 @@ export interface Tables {
   memberships: MembershipTable;
   sessions: SessionTable;
   invitations: InvitationTable;
+  passkeys: PasskeyTable;
+  passkey_challenges: PasskeyChallengeTable;
   link_code_secret: LinkCodeSecretTable;
+}
+
+/** A person's WebAuthn credential (decision 0030). */
+export interface PasskeyTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The credential's id, base64url: unique. */
+  credential_id: string;
+  /** The user handle its authenticator keeps (random, base64url), the same for each of a person's passkeys. */
+  user_handle: string;
+  /** Its COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter when last seen (0 for those that keep none). */
+  counter: number;
+  /** Space-separated (usb, nfc, ble, internal, hybrid…); null when the browser said none. */
+  transports: string | null;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A passkey ceremony under way: used once, until expires_at. */
+export interface PasskeyChallengeTable {
+  /** base64url, 32 random bytes. */
+  challenge: string;
+  purpose: 'register' | 'sign-in' | 'invitation';
+  /** Who registers; null for a sign-in and an invitation. */
+  user_id: number | null;
+  /** An invitation accepted with a passkey: SHA-256 of its secret. */
+  invitation_hash: string | null;
+  /** The user handle the options offered (registration and invitation). */
+  user_handle: string | null;
+  expires_at: number;
 }
 
 export type LinkRow = Selectable<LinkTable>;
@@ -237,3 +272,4 @@ export type AccountRow = Selectable<AccountTable>;
 export type UserRow = Selectable<UserTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type InvitationRow = Selectable<InvitationTable>;
+export type PasskeyRow = Selectable<PasskeyTable>;

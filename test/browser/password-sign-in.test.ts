@@ -57,7 +57,7 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
       const dialog = page.getByRole('dialog', { name: 'Sign in' });
       await dialog.getByLabel('Email').fill(EMAIL);
       await dialog.getByLabel('Password').fill('not the password');
-      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
       const alert = dialog.getByRole('alert');
       await alert.waitFor();
       assert.equal(await alert.textContent(), 'Wrong email or password');
@@ -65,7 +65,7 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
       await screenshot(page, 'sign-in-password');
 
       await dialog.getByLabel('Password').fill(PASSWORD);
-      await dialog.getByRole('button', { name: 'Sign in' }).click();
+      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
       const banner = page.getByRole('banner');
       await banner.getByText('Signed in as').waitFor();
@@ -117,13 +117,13 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
       await page.goto(link);
       await page.getByText('Join acme as member').waitFor();
       await page.getByLabel('Password').fill('short');
-      await page.getByRole('button', { name: 'Join' }).click();
+      await page.getByRole('button', { name: 'Join', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: 'at least 10 characters' }).waitFor();
       await assertAccessible(page, 'invitation page');
       await screenshot(page, 'invitation-phone');
       await page.getByLabel('Name (optional)').fill('Grace');
       await page.getByLabel('Password').fill('graces long password');
-      await page.getByRole('button', { name: 'Join' }).click();
+      await page.getByRole('button', { name: 'Join', exact: true }).click();
       await page.getByRole('banner').getByText('Signed in as').waitFor();
       assert.match((await page.getByRole('banner').textContent()) ?? '', /Signed in as Grace in acme \(member\)/);
       assert.equal(new URL(page.url()).hash, '', 'the secret leaves the address bar');

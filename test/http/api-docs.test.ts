@@ -227,6 +227,7 @@ describe('API document and reference page', () => {
   it('names every public route, and only those', () => {
     const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     assert.deepEqual(routes.sort(), [
+      'DELETE /auth/passkeys/{id}',
       'DELETE /v2/links/{link}',
       'DELETE /v3/shorten/domains/{domain}',
       'DELETE /v3/shorten/{domain}/{slug}',
@@ -234,6 +235,7 @@ describe('API document and reference page', () => {
       'GET /',
       'GET /auth/me',
       'GET /auth/members',
+      'GET /auth/passkeys',
       'GET /healthz',
       'GET /readyz',
       'GET /v2/qrcode',
@@ -251,7 +253,13 @@ describe('API document and reference page', () => {
       'PATCH /v3/shorten/{domain}/{slug}',
       'POST /auth/invitation',
       'POST /auth/invitation/accept',
+      'POST /auth/invitation/passkey',
+      'POST /auth/invitation/passkey/options',
       'POST /auth/invitations',
+      'POST /auth/passkeys/registration',
+      'POST /auth/passkeys/registration/options',
+      'POST /auth/passkeys/sign-in',
+      'POST /auth/passkeys/sign-in/options',
       'POST /auth/sign-in',
       'POST /auth/sign-out',
       'POST /auth/workspace',

@@ -1,5 +1,12 @@
 // The only place the app talks to the server: Brief's own API (v2, v3, /auth), same origin, the token in a
 // header or, for a signed-in person, the session cookie (sent by the browser; no script reads it).
+
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
 import type { ClicksQuery, ClicksResult, TopQuery, TopResult } from '../../src/analytics/schemas';
 import type { Range } from '../../src/analytics/time-series';
 import type { DomainPage, ListDomainsQuery } from '../../src/domains/schemas';
@@ -14,6 +21,7 @@ import type {
   ShortenV3Query,
   ShortenV3Result,
 } from '../../src/links/v3-schemas';
+import type { Passkey } from '../../src/people/passkey-schemas';
 import type { QrQuery } from '../../src/qr/schemas';
 import type { ApiToken, NewToken, NewTokenBody } from '../../src/tokens/schemas';
 import { itemField } from './item-field';
@@ -97,7 +105,8 @@ export type LinkEdit = EditBody;
 export type ClickSeries = ClicksResult;
 export type TopList = TopResult;
 /** An API token of the workspace, as Settings lists it (never its secret), and one just made (with it, once). */
-export type { ApiToken, NewToken, NewTokenBody };
+/** One of a signed-in person's passkeys (never its key). */
+export type { ApiToken, NewToken, NewTokenBody, Passkey };
 
 /** A preset range, or a custom one: local calendar days, `to` included (YYYY-MM-DD both). */
 export type Choice = Range | { from: string; to: string };
@@ -160,6 +169,19 @@ export const api = {
     call<Me>('POST', '/auth/invitation/accept', { body: { token, password, ...(displayName ? { displayName } : {}) }, token: '' }),
   /** Who is signed in, or a 401 when nobody is. */
   me: () => call<Me>('GET', '/auth/me', { token: '' }),
+  /** Passkeys (web/src/passkeys.ts): a ceremony's options from the server, then the authenticator's answer to them. */
+  passkeySignInOptions: () => call<PublicKeyCredentialRequestOptionsJSON>('POST', '/auth/passkeys/sign-in/options', { token: '' }),
+  passkeySignIn: (response: AuthenticationResponseJSON) => call<Me>('POST', '/auth/passkeys/sign-in', { body: { response }, token: '' }),
+  passkeys: () => call<Passkey[]>('GET', '/auth/passkeys', { token: '' }),
+  passkeyOptions: () => call<PublicKeyCredentialCreationOptionsJSON>('POST', '/auth/passkeys/registration/options', { token: '' }),
+  addPasskey: (response: RegistrationResponseJSON, name: string) =>
+    call<Passkey>('POST', '/auth/passkeys/registration', { body: { response, ...(name ? { name } : {}) }, token: '' }),
+  removePasskey: (id: number) => call<unknown>('DELETE', `/auth/passkeys/${id}`, { token: '' }),
+  invitationPasskeyOptions: (token: string) =>
+    call<PublicKeyCredentialCreationOptionsJSON>('POST', '/auth/invitation/passkey/options', { body: { token }, token: '' }),
+  /** Accepts an invitation with a passkey instead of a password: the person joins and is signed in. */
+  acceptWithPasskey: (token: string, response: RegistrationResponseJSON, displayName: string) =>
+    call<Me>('POST', '/auth/invitation/passkey', { body: { token, response, ...(displayName ? { displayName } : {}) }, token: '' }),
   domains: () => call<DomainPage>('GET', '/v2/shorten-domains', { query: { perPage: 500 } satisfies Partial<ListDomainsQuery> }),
   /** GET /v3/shorten as the v3 clients use it; with a password or an expiry, the bulk call (a body, not a URL). */
   shorten: (input: NewLink) =>

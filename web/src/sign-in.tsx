@@ -2,11 +2,12 @@ import { useState } from 'preact/hooks';
 import { ApiError, api } from './api';
 import { Field } from './components/field';
 import { Modal } from './components/modal';
+import { PasskeySignInButton } from './passkey-sign-in';
 import { setPerson, signIn } from './session';
 import { SsoButton } from './sso';
 
 /**
- * Signs in with an email and password (the server keeps the session in an HttpOnly cookie), or with an API
+ * Signs in with an email and password or a passkey (the server keeps the session in an HttpOnly cookie), or with an API
  * token, checked with one API call and kept (local storage) until Sign out. Errors are announced (role="alert").
  */
 export function SignInDialog(props: { onDone: (signedIn: boolean) => void; error?: string | undefined }) {
@@ -90,6 +91,13 @@ export function SignInDialog(props: { onDone: (signedIn: boolean) => void; error
           )}
           {actions}
           <SsoButton />
+          <PasskeySignInButton
+            onSignedIn={(me) => {
+              setPerson(me);
+              props.onDone(true);
+            }}
+            onError={setError}
+          />
           <button type="button" class="link-button" onClick={() => switchTo(true)}>
             Use an API token instead
           </button>

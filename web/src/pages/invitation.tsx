@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api } from '../api';
 import { Field } from '../components/field';
+import { joinWithPasskey, passkeyProblem } from '../passkeys';
 import { navigate, paths } from '../router';
-import { setPerson } from '../session';
+import { type Me, setPerson } from '../session';
 
 /**
  * An invitation's one-time link (`/app/invitation#SECRET`: the secret never reaches a server's log): who it
- * is for, then a password (and a name) to join the workspace with; signed in on success.
+ * is for, then a password (and a name) to join the workspace with, or a passkey instead; signed in on success.
  */
 export function InvitationPage() {
   const token = location.hash.slice(1);
@@ -19,16 +20,30 @@ export function InvitationPage() {
     if (token === '') return;
     api.invitation(token).then(setInvitation, (e) => setError(e instanceof ApiError ? e.message : 'The invitation could not be read.'));
   }, [token]);
+  const joined = (me: Me) => {
+    setPerson(me);
+    history.replaceState(null, '', location.pathname);
+    navigate(paths.shorten);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     setBusy(true);
     try {
-      setPerson(await api.accept(token, String(form.get('password') ?? ''), String(form.get('name') ?? '').trim()));
-      history.replaceState(null, '', location.pathname);
-      navigate(paths.shorten);
+      joined(await api.accept(token, String(form.get('password') ?? ''), String(form.get('name') ?? '').trim()));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Could not join.');
+      setBusy(false);
+    }
+  };
+  /** Join with a passkey instead of a password (the name field is read from the same form). */
+  const joinWithKey = async (event: Event) => {
+    const form = new FormData((event.currentTarget as HTMLButtonElement).form!);
+    setBusy(true);
+    try {
+      joined(await joinWithPasskey(token, String(form.get('name') ?? '').trim()));
+    } catch (e) {
+      setError(passkeyProblem(e, 'Could not join with a passkey.'));
       setBusy(false);
     }
   };
@@ -53,6 +68,11 @@ export function InvitationPage() {
           <button type="submit" class="primary" disabled={busy}>
             Join
           </button>
+          <p>
+            <button type="button" class="secondary" disabled={busy} onClick={joinWithKey}>
+              Join with a passkey instead
+            </button>
+          </p>
         </form>
       )}
       {!invitation && error && (

@@ -1,10 +1,20 @@
+import { useSession } from '../session';
 import { ApiTokens } from './api-tokens';
+import { Passkeys } from './passkeys';
 
-/** The workspace's settings: its API tokens. */
+/** The workspace's settings: its API tokens; and, for a signed-in person, their own passkeys. */
 export function SettingsPage() {
+  const { person } = useSession();
   return (
-    <section class="card" aria-labelledby="api-tokens">
-      <ApiTokens headingId="api-tokens" />
-    </section>
+    <>
+      <section class="card" aria-labelledby="api-tokens">
+        <ApiTokens headingId="api-tokens" />
+      </section>
+      {person && (
+        <section class="card" aria-labelledby="passkeys">
+          <Passkeys headingId="passkeys" />
+        </section>
+      )}
+    </>
   );
 }

@@ -1,0 +1,249 @@
+// Passkeys (decision 0030), under /auth/passkeys: a signed-in person registers, lists and removes their
+// own; anyone signs in with one alone; an invitation may be accepted with one instead of a password
+// (/auth/invitation/passkey). Thin: each calls PasskeyService.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthenticationResponseJSON, PasskeyService, PasskeyView, RegistrationResponseJSON } from '../accounts/passkeys.js';
+import type { SessionService } from '../accounts/sessions.js';
+import type { Config } from '../config.js';
+import { BriefError } from '../errors.js';
+import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
+import type { Authenticate } from '../http/auth.js';
+import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { sessionCookie } from '../http/session-cookie.js';
+import {
+  AcceptWithPasskeyBody,
+  CeremonyOptions,
+  PasskeyParams,
+  Passkey as PasskeySchema,
+  Passkeys,
+  RegisterBody,
+  SignInBody,
+} from './passkey-schemas.js';
+import { InvitationToken, Me, Success } from './schemas.js';
+
+const tags = ['sign-in and team'];
+const iso = (ms: number) => new Date(ms).toISOString();
+const toPasskey = (passkey: PasskeyView) => ({
+  id: passkey.id,
+  name: passkey.name,
+  createdAt: iso(passkey.createdAt),
+  lastUsedAt: passkey.lastUsedAt === null ? null : iso(passkey.lastUsedAt),
+});
+
+export interface PasskeyRouteDeps {
+  readonly config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>;
+  readonly passkeys: PasskeyService;
+  readonly sessions: Pick<SessionService, 'whoIs' | 'start'>;
+  readonly authenticate: Authenticate;
+  /** Refuses a cookie-authenticated request another site made (http/session-cookie.ts). */
+  readonly refuseCrossSite: (request: FastifyRequest) => void;
+}
+
+const signedInOnly = 'A signed-in person (the session cookie); a bearer token is refused: passkeys belong to people.';
+
+export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuseCrossSite }: PasskeyRouteDeps) {
+  /** The signed-in person's id (a session, not a token); the cookie's cross-site check is authenticate's. */
+  const personOf = async (request: FastifyRequest): Promise<number> => {
+    const caller = await authenticate(request);
+    if (caller.userId === undefined) throw BriefError.unauthorized('Not signed in');
+    return caller.userId;
+  };
+
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const options = { serializerCompiler: documentedOnly };
+
+    app.get(
+      '/auth/passkeys',
+      {
+        ...options,
+        config: { limit: 'read' },
+        schema: {
+          summary: 'Your passkeys',
+          description: signedInOnly,
+          tags,
+          security: REQUIRED_AUTH,
+          response: { 200: Passkeys, ...errorResponses(400, 401, 500, 503) },
+        },
+      },
+      async (request) => (await passkeys.list(await personOf(request))).map(toPasskey),
+    );
+
+    app.post(
+      '/auth/passkeys/registration/options',
+      {
+        ...options,
+        config: { limit: 'read' },
+        schema: {
+          summary: 'Start adding a passkey',
+          description: `${signedInOnly} The options for navigator.credentials.create(): a discoverable credential, the user verified.`,
+          tags,
+          security: REQUIRED_AUTH,
+          response: { 200: CeremonyOptions, ...errorResponses(400, 401, 500, 503), 403: errorResponse(403) },
+        },
+      },
+      async (request) => passkeys.registrationOptions(await personOf(request)),
+    );
+
+    app.post(
+      '/auth/passkeys/registration',
+      {
+        ...options,
+        config: { limit: 'read' },
+        schema: {
+          summary: 'Add a passkey',
+          description:
+            `${signedInOnly} The authenticator's answer to the options' challenge (good once, for 5 minutes), and an optional name. ` +
+            'A challenge used, expired or not yours, or an answer that does not verify, is 422.',
+          tags,
+          security: REQUIRED_AUTH,
+          body: RegisterBody,
+          response: { 200: PasskeySchema, ...errorResponses(400, 401, 500, 503), 403: errorResponse(403), 422: errorResponse(422) },
+        },
+      },
+      async (request) => {
+        const userId = await personOf(request);
+        // The body's credential is WebAuthn's JSON; its signature, checked by the service, is what counts.
+        const added = await passkeys.register(userId, request.body.response as RegistrationResponseJSON, request.body.name);
+        return toPasskey(added);
+      },
+    );
+
+    app.delete(
+      '/auth/passkeys/:id',
+      {
+        ...options,
+        config: { limit: 'read' },
+        schema: {
+          summary: 'Remove a passkey',
+          description: `${signedInOnly} It signs nobody in from then on. Another person's, or an unknown id, is 404.`,
+          tags,
+          security: REQUIRED_AUTH,
+          params: PasskeyParams,
+          response: {
+            200: Success,
+            ...errorResponses(400, 401, 500, 503),
+            403: errorResponse(403),
+            404: errorResponse(404, { description: 'E_NOT_FOUND: not one of your passkeys.' }),
+          },
+        },
+      },
+      async (request) => {
+        await passkeys.remove(await personOf(request), request.params.id);
+        return { success: true as const };
+      },
+    );
+
+    app.post(
+      '/auth/passkeys/sign-in/options',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Start signing in with a passkey',
+          description:
+            'The options for navigator.credentials.get(): no email is asked, the authenticator offers its own passkeys for this ' +
+            'server. Counted on the sign-in limits.',
+          tags,
+          security: NO_AUTH,
+          response: { 200: CeremonyOptions, ...errorResponses(400, 500, 503), 403: errorResponse(403) },
+        },
+      },
+      async (request) => {
+        refuseCrossSite(request);
+        return passkeys.signInOptions();
+      },
+    );
+
+    app.post(
+      '/auth/passkeys/sign-in',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Sign in with a passkey',
+          description:
+            'Starts a session as a password sign-in does (the same cookie). Every failure (an unknown passkey, a bad signature, ' +
+            'a challenge used or expired) gets the same 401. Counted on the sign-in limits (429).',
+          tags,
+          security: NO_AUTH,
+          body: SignInBody,
+          response: {
+            200: Me,
+            ...errorResponses(400, 500, 503),
+            401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: the passkey was not accepted.' }),
+            403: errorResponse(403),
+          },
+        },
+      },
+      async (request, reply) => {
+        refuseCrossSite(request);
+        const session = await passkeys.signIn(request.body.response as AuthenticationResponseJSON);
+        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
+        return sessions.whoIs({ accountId: session.accountId, anonymous: false, userId: session.userId });
+      },
+    );
+
+    app.post(
+      '/auth/invitation/passkey/options',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Start accepting an invitation with a passkey',
+          description:
+            'The options for navigator.credentials.create() for the person an invitation is for, instead of a password. ' +
+            'Unknown is 404; used or expired is 422.',
+          tags,
+          security: NO_AUTH,
+          body: InvitationToken,
+          response: {
+            200: CeremonyOptions,
+            ...errorResponses(400, 500, 503),
+            403: errorResponse(403),
+            404: errorResponse(404, { examples: 'invitationNotFound' }),
+            422: errorResponse(422, { examples: 'invitationValidation' }),
+          },
+        },
+      },
+      async (request) => {
+        refuseCrossSite(request);
+        return passkeys.invitationOptions(request.body.token);
+      },
+    );
+
+    app.post(
+      '/auth/invitation/passkey',
+      {
+        ...options,
+        config: { limit: 'sign-in' },
+        schema: {
+          summary: 'Accept an invitation with a passkey',
+          description:
+            'The authenticator’s answer to the options’ challenge: the person is made with this passkey (and no password), ' +
+            'joins the workspace with the role and is signed in, in one transaction. Once only; an email that can sign in ' +
+            'already (a password or a passkey) is refused and nothing is made.',
+          tags,
+          security: NO_AUTH,
+          body: AcceptWithPasskeyBody,
+          response: {
+            200: Me,
+            ...errorResponses(400, 500, 503),
+            403: errorResponse(403),
+            404: errorResponse(404, { examples: 'invitationNotFound' }),
+            422: errorResponse(422, { examples: 'invitationValidation' }),
+          },
+        },
+      },
+      async (request, reply) => {
+        refuseCrossSite(request);
+        const { token, response, displayName, name } = request.body;
+        const { userId, accountId } = await passkeys.acceptInvitation(token, response as RegistrationResponseJSON, displayName, name);
+        const session = await sessions.start(userId, accountId);
+        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
+        return sessions.whoIs({ accountId, anonymous: false, userId });
+      },
+    );
+  };
+}
