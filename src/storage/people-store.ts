@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Connection } from './connection.js';
 import type {
   InvitationRecord,
@@ -94,6 +94,55 @@ export class SqlPeopleStore implements PeopleStore {
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     return row?.role;
+  }
+
+  async addMembership(userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'> {
+    return this.connection.write(async (db) => {
+      const added = await db
+        .insertInto('memberships')
+        .values({ user_id: userId, account_id: accountId, role, created_at: Date.now() })
+        .onConflict((oc) => oc.columns(['user_id', 'account_id']).doNothing())
+        .returning('user_id')
+        .executeTakeFirst();
+      return added ? 'added' : 'member';
+    });
+  }
+
+  async changeMembership(
+    accountId: number,
+    userId: number,
+    role: RoleName | null,
+    check: (current: RoleName) => void,
+  ): Promise<'changed' | 'missing' | 'last-owner'> {
+    return this.connection.write(async (db) => {
+      // PostgreSQL: the workspace's row lock makes concurrent changes of its members take turns, so two
+      // owners demoting each other at once cannot both see the other still there. SQLite has one writer.
+      if (this.connection.dialect === 'postgres') await sql`select id from accounts where id = ${accountId} for update`.execute(db);
+      const current = await db
+        .selectFrom('memberships')
+        .select('role')
+        .where('user_id', '=', userId)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      if (!current) return 'missing';
+      check(current.role);
+      if (current.role === 'owner' && role !== 'owner') {
+        const owners = await db
+          .selectFrom('memberships')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('account_id', '=', accountId)
+          .where('role', '=', 'owner')
+          .executeTakeFirstOrThrow();
+        if (Number(owners.n) <= 1) return 'last-owner';
+      }
+      if (role === null) {
+        await db.deleteFrom('sessions').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+        await db.deleteFrom('memberships').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+      } else {
+        await db.updateTable('memberships').set({ role }).where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+      }
+      return 'changed';
+    });
   }
 
   async addSession(session: { idHash: string; userId: number; accountId: number; now: number }): Promise<void> {
@@ -196,7 +245,7 @@ export class SqlPeopleStore implements PeopleStore {
   async acceptInvitation(
     tokenHash: string,
     now: number,
-    user: NewUser,
+    user: NewUser | { readonly existingUserId: number },
   ): Promise<{ user: UserRecord; accountId: number; role: RoleName } | 'used' | 'taken'> {
     return this.connection
       .write(async (db) => {
@@ -210,6 +259,12 @@ export class SqlPeopleStore implements PeopleStore {
           .returning(['account_id', 'role'])
           .executeTakeFirst();
         if (!claimed) return 'used';
+        if ('existingUserId' in user) {
+          const existing = await db.selectFrom('users').selectAll().where('id', '=', user.existingUserId).executeTakeFirst();
+          if (!existing) throw new Error('the user joining has been removed meanwhile');
+          await joinOnce(db, existing.id, claimed.account_id, claimed.role, now);
+          return { user: toUser(existing), accountId: claimed.account_id, role: claimed.role };
+        }
         let row = await db.selectFrom('users').selectAll().where('email_key', '=', emailKey(user.email)).executeTakeFirst();
         if (row && row.password_hash !== null && user.passwordHash !== null) {
           // Someone who already has a password joins with it, never a second one set by the link.
@@ -225,11 +280,7 @@ export class SqlPeopleStore implements PeopleStore {
             .executeTakeFirstOrThrow();
         }
         if (!row) throw new Error('the invited user could not be made');
-        await db
-          .insertInto('memberships')
-          .values({ user_id: row.id, account_id: claimed.account_id, role: claimed.role, created_at: now })
-          .onConflict((oc) => oc.columns(['user_id', 'account_id']).doUpdateSet({ role: claimed.role }))
-          .execute();
+        await joinOnce(db, row.id, claimed.account_id, claimed.role, now);
         return { user: toUser(row), accountId: claimed.account_id, role: claimed.role };
       })
       .catch((error: unknown) => {
@@ -237,6 +288,18 @@ export class SqlPeopleStore implements PeopleStore {
         throw error;
       });
   }
+}
+
+/**
+ * A membership, unless the user has one there already: then their role stays (an invitation never
+ * demotes anyone, the last owner included; roles change through PATCH /auth/members/{userId}).
+ */
+async function joinOnce(db: Kysely<Tables>, userId: number, accountId: number, role: RoleName, now: number): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ user_id: userId, account_id: accountId, role, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'account_id']).doNothing())
+    .execute();
 }
 
 /** Thrown inside the transaction to undo the claim of an invitation whose email has a password already. */

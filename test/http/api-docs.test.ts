@@ -227,6 +227,7 @@ describe('API document and reference page', () => {
   it('names every public route, and only those', () => {
     const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     assert.deepEqual(routes.sort(), [
+      'DELETE /auth/members/{userId}',
       'DELETE /v2/links/{link}',
       'DELETE /v3/shorten/domains/{domain}',
       'DELETE /v3/shorten/{domain}/{slug}',
@@ -234,6 +235,7 @@ describe('API document and reference page', () => {
       'GET /',
       'GET /auth/me',
       'GET /auth/members',
+      'GET /auth/workspaces',
       'GET /healthz',
       'GET /readyz',
       'GET /v2/qrcode',
@@ -247,6 +249,7 @@ describe('API document and reference page', () => {
       'GET /v3/shorten/{domain}/{slug}',
       'GET /v3/tokens',
       'GET /{key}',
+      'PATCH /auth/members/{userId}',
       'PATCH /v3/shorten/domains/{domain}',
       'PATCH /v3/shorten/{domain}/{slug}',
       'POST /auth/invitation',
@@ -255,6 +258,7 @@ describe('API document and reference page', () => {
       'POST /auth/sign-in',
       'POST /auth/sign-out',
       'POST /auth/workspace',
+      'POST /auth/workspace/switch',
       'POST /v3/shorten/bulk',
       'POST /v3/shorten/domains/{domain}/verify',
       'POST /v3/tokens',
