@@ -36,6 +36,12 @@ export const V3Domain = Type.Object(
         },
       ),
     ),
+    homePageRedirectUrl: Type.Optional(
+      Type.String({ description: "Brief's addition, on a private domain whose bare address (`/`) redirects: where to (PATCH sets it)." }),
+    ),
+    notFoundPageRedirectUrl: Type.Optional(
+      Type.String({ description: "Brief's addition, on a private domain whose unknown keys redirect instead of the 404 page: where to." }),
+    ),
   },
   { additionalProperties: false },
 );
