@@ -46,6 +46,8 @@ export const V3Domain = Type.Object(
   { additionalProperties: false },
 );
 
+export type V3Domain = Static<typeof V3Domain>;
+
 export const V3DomainList = Type.Array(V3Domain, {
   description: "The public domains, then the caller's private ones, each by name.",
   examples: [

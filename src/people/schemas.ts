@@ -36,6 +36,8 @@ export type Me = Static<typeof Me>;
 export const SwitchBody = Type.Object({ workspaceId: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 export type SwitchBody = Static<typeof SwitchBody>;
 
+export type Workspace = Static<typeof Workspace>;
+
 export const Workspaces = Type.Array(Workspace, { description: 'Every workspace of the signed-in person, with their role in it, by name.' });
 
 export const AcceptBody = Type.Object(
@@ -67,6 +69,8 @@ export const InvitationView = Type.Object(
   { additionalProperties: false },
 );
 
+export type InvitationView = Static<typeof InvitationView>;
+
 export const InviteBody = Type.Object(
   { email: Type.String({ maxLength: 1000 }), role: Type.String({ maxLength: 20, examples: ['member'] }) },
   { additionalProperties: false },
@@ -82,6 +86,7 @@ export const MadeInvitation = Type.Object(
   },
   { additionalProperties: false },
 );
+export type MadeInvitation = Static<typeof MadeInvitation>;
 
 export const Member = Type.Object(
   {

@@ -1,16 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api } from '../api';
+import { ApiError, api, type InvitationView } from '../api';
 import { Field } from '../components/field';
 import { navigate, paths } from '../router';
-import { setPerson } from '../session';
+import { setPerson, useSession } from '../session';
 
 /**
  * An invitation's one-time link (`/app/invitation#SECRET`: the secret never reaches a server's log): who it
- * is for, then a password (and a name) to join the workspace with; signed in on success.
+ * is for, then a password (and a name) to join the workspace with; signed in on success. Someone who signs
+ * in already gives their own password, or just joins when signed in as the invitation's email.
  */
 export function InvitationPage() {
   const token = location.hash.slice(1);
-  const [invitation, setInvitation] = useState<{ email: string; workspace: string; role: string } | undefined>();
+  const { person } = useSession();
+  const [invitation, setInvitation] = useState<InvitationView | undefined>();
   const [error, setError] = useState<string | undefined>(
     token === '' ? 'This link has no invitation in it: check that the whole link was copied.' : undefined,
   );
@@ -19,12 +21,14 @@ export function InvitationPage() {
     if (token === '') return;
     api.invitation(token).then(setInvitation, (e) => setError(e instanceof ApiError ? e.message : 'The invitation could not be read.'));
   }, [token]);
+  const signedInAsInvited = invitation !== undefined && person?.user.email.toLowerCase() === invitation.email.toLowerCase();
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     setBusy(true);
     try {
-      setPerson(await api.accept(token, String(form.get('password') ?? ''), String(form.get('name') ?? '').trim()));
+      const password = signedInAsInvited ? undefined : String(form.get('password') ?? '');
+      setPerson(await api.accept(token, password, String(form.get('name') ?? '').trim()));
       history.replaceState(null, '', location.pathname);
       navigate(paths.shorten);
     } catch (e) {
@@ -39,12 +43,22 @@ export function InvitationPage() {
           <p>
             Join <strong>{invitation.workspace}</strong> as {invitation.role}, signing in as <strong>{invitation.email}</strong>.
           </p>
-          <Field id="name" label="Name (optional)">
-            {(aria) => <input {...aria} name="name" type="text" autoComplete="name" />}
-          </Field>
-          <Field id="password" label="Password" hint="At least 10 characters.">
-            {(aria) => <input {...aria} name="password" type="password" autoComplete="new-password" required />}
-          </Field>
+          {signedInAsInvited ? (
+            <p>You are signed in as this person already: join with one press.</p>
+          ) : invitation.existingUser ? (
+            <Field id="password" label="Password" hint="This email signs in to Brief already: give its password to join.">
+              {(aria) => <input {...aria} name="password" type="password" autoComplete="current-password" required />}
+            </Field>
+          ) : (
+            <>
+              <Field id="name" label="Name (optional)">
+                {(aria) => <input {...aria} name="name" type="text" autoComplete="name" />}
+              </Field>
+              <Field id="password" label="Password" hint="At least 10 characters.">
+                {(aria) => <input {...aria} name="password" type="password" autoComplete="new-password" required />}
+              </Field>
+            </>
+          )}
           {error && (
             <p class="error" role="alert">
               {error}
