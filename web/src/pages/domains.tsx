@@ -95,7 +95,7 @@ export function Domains(props: { headingId: string }) {
               )}
               <dl class="redirects">
                 <dt>Home page redirect</dt>
-                <dd class="break">{domain.homePageRedirectUrl ?? <span class="muted">None: the bare address shows nothing</span>}</dd>
+                <dd class="break">{domain.homePageRedirectUrl ?? <span class="muted">None</span>}</dd>
                 <dt>Not-found redirect</dt>
                 <dd class="break">{domain.notFoundPageRedirectUrl ?? <span class="muted">None: unknown keys show the 404 page</span>}</dd>
               </dl>
