@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
+import { addMembership, changeMembership, joinOnce } from './memberships.js';
 import type {
   InvitationRecord,
   MembershipRecord,
@@ -96,53 +97,17 @@ export class SqlPeopleStore implements PeopleStore {
     return row?.role;
   }
 
-  async addMembership(userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'> {
-    return this.connection.write(async (db) => {
-      const added = await db
-        .insertInto('memberships')
-        .values({ user_id: userId, account_id: accountId, role, created_at: Date.now() })
-        .onConflict((oc) => oc.columns(['user_id', 'account_id']).doNothing())
-        .returning('user_id')
-        .executeTakeFirst();
-      return added ? 'added' : 'member';
-    });
+  addMembership(userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'> {
+    return addMembership(this.connection, userId, accountId, role);
   }
 
-  async changeMembership(
+  changeMembership(
     accountId: number,
     userId: number,
     role: RoleName | null,
     check: (current: RoleName) => void,
   ): Promise<'changed' | 'missing' | 'last-owner'> {
-    return this.connection.write(async (db) => {
-      // PostgreSQL: the workspace's row lock makes concurrent changes of its members take turns, so two
-      // owners demoting each other at once cannot both see the other still there. SQLite has one writer.
-      if (this.connection.dialect === 'postgres') await sql`select id from accounts where id = ${accountId} for update`.execute(db);
-      const current = await db
-        .selectFrom('memberships')
-        .select('role')
-        .where('user_id', '=', userId)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      if (!current) return 'missing';
-      check(current.role);
-      if (current.role === 'owner' && role !== 'owner') {
-        const owners = await db
-          .selectFrom('memberships')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('account_id', '=', accountId)
-          .where('role', '=', 'owner')
-          .executeTakeFirstOrThrow();
-        if (Number(owners.n) <= 1) return 'last-owner';
-      }
-      if (role === null) {
-        await db.deleteFrom('sessions').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
-        await db.deleteFrom('memberships').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
-      } else {
-        await db.updateTable('memberships').set({ role }).where('user_id', '=', userId).where('account_id', '=', accountId).execute();
-      }
-      return 'changed';
-    });
+    return changeMembership(this.connection, accountId, userId, role, check);
   }
 
   async addSession(session: { idHash: string; userId: number; accountId: number; now: number }): Promise<void> {
@@ -288,18 +253,6 @@ export class SqlPeopleStore implements PeopleStore {
         throw error;
       });
   }
-}
-
-/**
- * A membership, unless the user has one there already: then their role stays (an invitation never
- * demotes anyone, the last owner included; roles change through PATCH /auth/members/{userId}).
- */
-async function joinOnce(db: Kysely<Tables>, userId: number, accountId: number, role: RoleName, now: number): Promise<void> {
-  await db
-    .insertInto('memberships')
-    .values({ user_id: userId, account_id: accountId, role, created_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'account_id']).doNothing())
-    .execute();
 }
 
 /** Thrown inside the transaction to undo the claim of an invitation whose email has a password already. */
