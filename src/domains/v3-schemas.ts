@@ -1,7 +1,7 @@
 // The v3 domain routes' data schemas (docs/api/v3.md, "Domains"):
 // validation, types and, through v3-routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
-import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './domain-fields.js';
+import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './code-lengths.js';
 
 export const DomainsQuery = Type.Object({
   workspaceId: Type.Optional(

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Role } from '../../../src/accounts/roles';
 import { ApiError, api, type MadeInvitation, type Member } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
@@ -7,6 +6,8 @@ import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { formatDate } from '../format';
 import { useSession } from '../session';
+
+type Role = Member['role'];
 
 /** Every role, strongest first, with what it may do (a Record, so a role added on the server fails the typecheck until it is here). */
 const ROLE_LABELS: Record<Role, string> = {
