@@ -152,6 +152,26 @@ describe('web app in Chromium: members, domains and the workspace switcher', { t
     await row.waitFor({ state: 'detached' });
     assert.equal((await guest.page.request.get(`${origin}/auth/me`)).status(), 401);
     await guest.page.close();
+
+    // Invited back: she signs in already, so the link asks for her own password, not a new one.
+    await members.getByRole('button', { name: 'Invite' }).click();
+    await dialog.getByLabel('Email').fill('grace@example.com');
+    await dialog.getByRole('button', { name: 'Invite' }).click();
+    const again = await made.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+    await made.getByRole('button', { name: 'Done' }).click();
+    const back = await openPage(browser, origin, WIDTHS[1]);
+    await back.page.goto(again);
+    await back.page.getByText('signs in to Brief already').waitFor();
+    assert.equal(await back.page.getByLabel('Name (optional)').count(), 0);
+    await back.page.getByLabel('Password').fill('not her password');
+    await back.page.getByRole('button', { name: 'Join' }).click();
+    await back.page.getByRole('alert').filter({ hasText: 'Wrong password' }).waitFor();
+    await assertAccessible(back.page, 'the invitation page of someone who signs in already');
+    await back.page.getByLabel('Password').fill('graces long password');
+    await back.page.getByRole('button', { name: 'Join' }).click();
+    await back.page.getByRole('banner').getByText('Signed in as').waitFor();
+    assert.match((await back.page.getByRole('banner').textContent())!, /Signed in as Grace in acme \(member\)/);
+    await back.page.close();
     await page.close();
   });
 
