@@ -6,6 +6,7 @@ import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js'
 import type { AccountService, Caller } from './account-service.js';
 import { checkEmail } from './emails.js';
 import { type Role, requireRole } from './roles.js';
+import { forbiddenFor, missingScopes } from './scopes.js';
 import { generateToken, hashToken } from './tokens.js';
 import { checkNewPassword, hashUserPassword, verifyUserPassword } from './user-passwords.js';
 
@@ -37,6 +38,15 @@ const memberNotFound = () => BriefError.notFound('Member not found');
  */
 function requireMayChange(caller: Caller, current: Role, next: Role | null): void {
   requireRole(caller, current === 'owner' || next === 'owner' ? 'workspace:write' : 'members:write');
+}
+
+/**
+ * A token manages people only with every scope, as it manages tokens (decision 0029): a narrow token
+ * could otherwise invite or promote someone to more than it may do itself. People have no scopes.
+ */
+function requireFullToken(caller: Caller): void {
+  const missing = missingScopes(caller.scopes, 'every');
+  if (missing.length > 0) throw forbiddenFor(missing, 'every');
 }
 
 export class PeopleService {
@@ -105,6 +115,7 @@ export class PeopleService {
    */
   async changeRole(caller: Caller, userId: number, role: Role): Promise<Member> {
     if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
+    requireFullToken(caller);
     const outcome = await this.store.changeMembership(caller.accountId, userId, role, (current) => requireMayChange(caller, current, role));
     if (outcome === 'missing') throw memberNotFound();
     if (outcome === 'last-owner') {
@@ -118,6 +129,7 @@ export class PeopleService {
   /** Removes a member from the caller's workspace and ends their sessions in it; never the last owner. */
   async removeMember(caller: Caller, userId: number): Promise<void> {
     if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
+    requireFullToken(caller);
     const outcome = await this.store.changeMembership(caller.accountId, userId, null, (current) => requireMayChange(caller, current, null));
     if (outcome === 'missing') throw memberNotFound();
     if (outcome === 'last-owner') {
@@ -134,6 +146,7 @@ export class PeopleService {
   /** An admin (or an owner, for the owner role) invites someone into the caller's workspace. */
   async invite(caller: Caller, rawEmail: string, role: Role): Promise<Invitation> {
     if (caller.anonymous) throw BriefError.unauthorized('Inviting needs a bearer token or a signed-in person');
+    requireFullToken(caller);
     requireRole(caller, role === 'owner' ? 'workspace:write' : 'members:write');
     return this.addInvitation(caller.accountId, checkEmail(rawEmail), role);
   }

@@ -105,6 +105,26 @@ for (const dialect of dialects) {
       assert.equal(await roleOf(target.id), 'viewer');
     });
 
+    it('needs a caller (401), and a token with every scope to manage people, as for tokens (403)', async () => {
+      const target = await addUser(ctx.t, team.id, 'viewer');
+      const anonymous = await ctx.t.app.inject({ method: 'PATCH', url: `/auth/members/${target.id}`, payload: { role: 'admin' } });
+      assert.equal(anonymous.statusCode, 401);
+      const { token } = await ctx.t.accounts.createToken(team.name, { scopes: ['links:read', 'links:write'] });
+      const narrow = { authorization: `Bearer ${token}` };
+      const changed = await patch(narrow, target.id, 'owner');
+      assert.equal(changed.statusCode, 403);
+      assert.match(changed.json().message, /every scope/);
+      assert.equal((await remove(narrow, target.id)).statusCode, 403);
+      const invited = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/auth/invitations',
+        headers: narrow,
+        payload: { email: `${uniqueName('n')}@example.com`, role: 'owner' },
+      });
+      assert.equal(invited.statusCode, 403);
+      assert.equal(await roleOf(target.id), 'viewer');
+    });
+
     it('refuses the change from another site (the cookie is not enough)', async () => {
       const target = await addUser(ctx.t, team.id, 'viewer');
       const headers = { cookie: people.owner!.headers.cookie, origin: 'https://evil.example' };
