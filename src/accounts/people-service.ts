@@ -61,7 +61,9 @@ export class PeopleService {
   /**
    * `brief user create`: a person in a workspace (made when missing, named after the email when not
    * given). With a password, the person can sign in at once; without, an invitation link is returned
-   * instead and the person is made when it is accepted. Everything is checked before anything is made.
+   * instead and the person is made when it is accepted. An email that exists already joins the
+   * workspace with the role and keeps its password (`existing`). Everything is checked before anything
+   * is made.
    */
   async createUser(options: {
     email: string;
@@ -75,7 +77,10 @@ export class PeopleService {
     const workspaceName = options.workspace ?? email.toLowerCase();
     if (existing) {
       // Someone who signs in already joins another workspace: no second password, no invitation needed.
-      const workspace = await this.accounts.byName(workspaceName).catch(() => undefined);
+      const workspace = await this.accounts.byName(workspaceName).catch((error: unknown) => {
+        if (error instanceof BriefError && error.code === 'E_NOT_FOUND') return undefined;
+        throw error;
+      });
       const role = workspace && (await this.store.roleIn(existing.id, workspace.id));
       if (role) throw BriefError.invalid('email', 'unique', `${existing.email} is already a member of ${workspace.name} (${role})`);
       const target = workspace ?? (await this.accounts.create(workspaceName));
