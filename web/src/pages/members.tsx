@@ -5,7 +5,8 @@ import { CopyButton } from '../components/copy-button';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { formatDate } from '../format';
-import { useSession } from '../session';
+import { navigate, paths } from '../router';
+import { setPerson, signOut, useSession } from '../session';
 
 type Role = Member['role'];
 
@@ -44,11 +45,22 @@ export function Members(props: { headingId: string }) {
     };
   }, [reloads]);
 
-  const close = (message?: string) => {
+  /** After a change of the person's own membership: the header's role, or signed out here once removed. */
+  const refreshSelf = (member: Member) => {
+    if (person && member.email.toLowerCase() === person.user.email.toLowerCase()) {
+      api.me().then(setPerson, () => {
+        signOut();
+        navigate(paths.shorten);
+      });
+    }
+  };
+
+  const close = (message?: string, removed?: Member) => {
     setDialog(null);
     if (message) {
       setNotice(message);
       setReloads((n) => n + 1);
+      if (removed) refreshSelf(removed);
     }
   };
 
@@ -58,6 +70,7 @@ export function Members(props: { headingId: string }) {
     try {
       const changed = await api.changeRole(member.id, role);
       setNotice(`${changed.email} is now ${changed.role}.`);
+      refreshSelf(changed);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Could not change the role.');
     }
@@ -155,7 +168,7 @@ export function Members(props: { headingId: string }) {
         </div>
       )}
       {dialog?.kind === 'invite' && <InviteDialog myRole={myRole} onDone={close} />}
-      {dialog?.kind === 'remove' && <RemoveDialog member={dialog.member} onDone={close} />}
+      {dialog?.kind === 'remove' && <RemoveDialog member={dialog.member} onDone={(message) => close(message, dialog.member)} />}
     </>
   );
 }
