@@ -165,11 +165,10 @@ export class PeopleService {
     return found;
   }
 
-  /** An invitation for the page that accepts it, with whether its email signs in already (then its password is asked). */
+  /** An invitation for the page that accepts it, with whether its email is someone's already (then no new password is set). */
   async describeInvitation(token: string): Promise<InvitationRecord & { existingUser: boolean }> {
     const found = await this.invitation(token);
-    const user = await this.store.userByEmail(found.email);
-    return { ...found, existingUser: user !== undefined && user.passwordHash !== null };
+    return { ...found, existingUser: (await this.store.userByEmail(found.email)) !== undefined };
   }
 
   /**
@@ -185,9 +184,15 @@ export class PeopleService {
   ): Promise<{ userId: number; accountId: number }> {
     const invitation = await this.invitation(token);
     const existing = await this.store.userByEmail(invitation.email);
-    if (existing && (existing.passwordHash !== null || signedInAs === existing.id)) {
-      if (signedInAs !== existing.id && !(await verifyUserPassword(password ?? '', existing.passwordHash))) {
-        throw BriefError.unauthorized(`Wrong password for ${existing.email}: give the password you sign in with`);
+    if (existing) {
+      // Never a password set by a link for someone who exists: its holder would get into their account.
+      if (signedInAs !== existing.id) {
+        if (existing.passwordHash === null) {
+          throw BriefError.unauthorized(`${existing.email} signs in without a password: sign in first, then open this link again`);
+        }
+        if (!(await verifyUserPassword(password ?? '', existing.passwordHash))) {
+          throw BriefError.unauthorized(`Wrong password for ${existing.email}: give the password you sign in with`);
+        }
       }
       return this.claim(token, invitation, { existingUserId: existing.id });
     }

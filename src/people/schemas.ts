@@ -64,7 +64,9 @@ export const InvitationView = Type.Object(
     workspace: Type.String(),
     role: Role,
     expiresAt: Type.String({ format: 'date-time' }),
-    existingUser: Type.Boolean({ description: 'Whether the email signs in already: then joining asks for that password, not a new one.' }),
+    existingUser: Type.Boolean({
+      description: 'Whether the email is someone’s already: then joining takes their own password, or their signed-in session, never a new one.',
+    }),
   },
   { additionalProperties: false },
 );

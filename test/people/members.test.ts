@@ -3,10 +3,12 @@
 // 404), the last owner neither demoted nor removed (also by two owners at once), a removed member's
 // sessions ended, the workspace switcher, and an existing person joining a second workspace.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
 import { PeopleService } from '../../src/accounts/people-service.js';
 import type { Role } from '../../src/accounts/roles.js';
+import { hashToken } from '../../src/accounts/tokens.js';
 import { BASE_PREFIX, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn } from '../support/people.js';
@@ -344,6 +346,27 @@ for (const dialect of dialects) {
       const again = await invite(person.email, 'viewer');
       assert.equal((await accept(again, {}, person.headers)).statusCode, 200);
       assert.equal(await ctx.t.database.people.roleIn(person.userId, team.id), 'admin');
+    });
+
+    it('never sets a password by link for someone who exists without one (a passkey or SSO person): they join signed in', async () => {
+      const made = await ctx.t.database.people.createUser(
+        { email: `${uniqueName('keyonly')}@example.com`, displayName: null, passwordHash: null },
+        home.id,
+        'member',
+      );
+      const token = await invite(made!.email);
+      const shown = await ctx.t.app.inject({ method: 'POST', url: '/auth/invitation', payload: { token } });
+      assert.equal(shown.json().existingUser, true);
+      const refused = await accept(token, { password: 'a brand new password' });
+      assert.equal(refused.statusCode, 401, refused.body);
+      assert.match(refused.json().message, /sign in first/);
+      assert.equal((await ctx.t.database.people.userByEmail(made!.email))?.passwordHash, null, 'no password set');
+      // Their own session (as a passkey sign-in would make) is the proof.
+      const sessionId = randomBytes(32).toString('base64url');
+      await ctx.t.database.people.addSession({ idHash: hashToken(sessionId), userId: made!.id, accountId: home.id, now: Date.now() });
+      const joined = await accept(token, {}, { cookie: `brief_session=${sessionId}`, ...SAME_ORIGIN });
+      assert.equal(joined.statusCode, 200, joined.body);
+      assert.equal(await ctx.t.database.people.roleIn(made!.id, team.id), 'member');
     });
 
     it('a new person still needs a password of at least 10 characters', async () => {

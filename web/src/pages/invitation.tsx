@@ -46,7 +46,11 @@ export function InvitationPage() {
           {signedInAsInvited ? (
             <p>You are signed in as this person already: join with one press.</p>
           ) : invitation.existingUser ? (
-            <Field id="password" label="Password" hint="This email signs in to Brief already: give its password to join.">
+            <Field
+              id="password"
+              label="Password"
+              hint="This email signs in to Brief already: give its password to join, or sign in first and open this link again."
+            >
               {(aria) => <input {...aria} name="password" type="password" autoComplete="current-password" required />}
             </Field>
           ) : (
