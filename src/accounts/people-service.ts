@@ -6,8 +6,9 @@ import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js'
 import type { AccountService, Caller } from './account-service.js';
 import { checkEmail } from './emails.js';
 import { type Role, requireRole } from './roles.js';
+import { forbiddenFor, missingScopes } from './scopes.js';
 import { generateToken, hashToken } from './tokens.js';
-import { checkNewPassword, hashUserPassword } from './user-passwords.js';
+import { checkNewPassword, hashUserPassword, verifyUserPassword } from './user-passwords.js';
 
 export const INVITATION_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -19,6 +20,33 @@ export interface Invitation {
   readonly role: Role;
   readonly workspace: string;
   readonly expiresAt: number;
+}
+
+/** A member of a workspace, as Settings → Members lists them. */
+export interface Member {
+  readonly id: number;
+  readonly email: string;
+  readonly displayName: string | null;
+  readonly role: Role;
+}
+
+const memberNotFound = () => BriefError.notFound('Member not found');
+
+/**
+ * Only an owner makes someone an owner or changes an owner's role (or removes one): an admin manages
+ * the admins, members and viewers. The last owner stays, whoever asks (the store's `last-owner`).
+ */
+function requireMayChange(caller: Caller, current: Role, next: Role | null): void {
+  requireRole(caller, current === 'owner' || next === 'owner' ? 'workspace:write' : 'members:write');
+}
+
+/**
+ * A token manages people only with every scope, as it manages tokens (decision 0029): a narrow token
+ * could otherwise invite or promote someone to more than it may do itself. People have no scopes.
+ */
+function requireFullToken(caller: Caller): void {
+  const missing = missingScopes(caller.scopes, 'every');
+  if (missing.length > 0) throw forbiddenFor(missing, 'every');
 }
 
 export class PeopleService {
@@ -33,13 +61,34 @@ export class PeopleService {
   /**
    * `brief user create`: a person in a workspace (made when missing, named after the email when not
    * given). With a password, the person can sign in at once; without, an invitation link is returned
-   * instead and the person is made when it is accepted. Everything is checked before anything is made.
+   * instead and the person is made when it is accepted. An email that exists already joins the
+   * workspace with the role and keeps its password (`existing`). Everything is checked before anything
+   * is made.
    */
-  async createUser(options: { email: string; role: Role; workspace?: string; password?: string }): Promise<{ invitation?: Invitation }> {
+  async createUser(options: {
+    email: string;
+    role: Role;
+    workspace?: string;
+    password?: string;
+  }): Promise<{ invitation?: Invitation; existing?: boolean }> {
     const email = checkEmail(options.email);
     const password = options.password === undefined ? undefined : checkNewPassword(options.password);
-    if (await this.store.userByEmail(email)) throw BriefError.invalid('email', 'unique', `A user with the email ${email} already exists`);
+    const existing = await this.store.userByEmail(email);
     const workspaceName = options.workspace ?? email.toLowerCase();
+    if (existing) {
+      // Someone who signs in already joins another workspace: no second password, no invitation needed.
+      const workspace = await this.accounts.byName(workspaceName).catch((error: unknown) => {
+        if (error instanceof BriefError && error.code === 'E_NOT_FOUND') return undefined;
+        throw error;
+      });
+      const role = workspace && (await this.store.roleIn(existing.id, workspace.id));
+      if (role) throw BriefError.invalid('email', 'unique', `${existing.email} is already a member of ${workspace.name} (${role})`);
+      const target = workspace ?? (await this.accounts.create(workspaceName));
+      if ((await this.store.addMembership(existing.id, target.id, options.role)) === 'member') {
+        throw BriefError.invalid('email', 'unique', `${existing.email} is already a member of ${target.name}`);
+      }
+      return { existing: true };
+    }
     const workspace = await this.accounts.byName(workspaceName).catch(async (error: unknown) => {
       if (error instanceof BriefError && error.code === 'E_NOT_FOUND') return this.accounts.create(workspaceName);
       throw error;
@@ -62,7 +111,35 @@ export class PeopleService {
   /** A workspace's members (every role may see them). */
   async members(caller: Caller) {
     const users = await this.store.listUsers(caller.accountId);
-    return users.map((user) => ({ email: user.email, displayName: user.displayName, role: user.memberships[0]!.role }));
+    return users.map((user): Member => ({ id: user.id, email: user.email, displayName: user.displayName, role: user.memberships[0]!.role }));
+  }
+
+  /**
+   * Changes a member's role (admin; only an owner touches the owner role). Another workspace's person
+   * is not found for every role; the last owner cannot be demoted.
+   */
+  async changeRole(caller: Caller, userId: number, role: Role): Promise<Member> {
+    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
+    requireFullToken(caller);
+    const outcome = await this.store.changeMembership(caller.accountId, userId, role, (current) => requireMayChange(caller, current, role));
+    if (outcome === 'missing') throw memberNotFound();
+    if (outcome === 'last-owner') {
+      throw BriefError.invalid('role', 'lastOwner', 'The last owner of a workspace cannot be demoted: make someone else owner first');
+    }
+    const user = await this.store.userById(userId);
+    if (!user) throw memberNotFound();
+    return { id: user.id, email: user.email, displayName: user.displayName, role };
+  }
+
+  /** Removes a member from the caller's workspace and ends their sessions in it; never the last owner. */
+  async removeMember(caller: Caller, userId: number): Promise<void> {
+    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
+    requireFullToken(caller);
+    const outcome = await this.store.changeMembership(caller.accountId, userId, null, (current) => requireMayChange(caller, current, null));
+    if (outcome === 'missing') throw memberNotFound();
+    if (outcome === 'last-owner') {
+      throw BriefError.invalid('userId', 'lastOwner', 'The last owner of a workspace cannot be removed: make someone else owner first');
+    }
   }
 
   /** `brief user remove`: the person, their memberships and sessions. */
@@ -74,6 +151,7 @@ export class PeopleService {
   /** An admin (or an owner, for the owner role) invites someone into the caller's workspace. */
   async invite(caller: Caller, rawEmail: string, role: Role): Promise<Invitation> {
     if (caller.anonymous) throw BriefError.unauthorized('Inviting needs a bearer token or a signed-in person');
+    requireFullToken(caller);
     requireRole(caller, role === 'owner' ? 'workspace:write' : 'members:write');
     return this.addInvitation(caller.accountId, checkEmail(rawEmail), role);
   }
@@ -87,12 +165,49 @@ export class PeopleService {
     return found;
   }
 
-  /** Accepts an invitation once: the person sets a password and joins with the role. */
-  async accept(token: string, password: string, displayName?: string): Promise<{ userId: number; accountId: number }> {
+  /** An invitation for the page that accepts it, with whether its email is someone's already (then no new password is set). */
+  async describeInvitation(token: string): Promise<InvitationRecord & { existingUser: boolean }> {
+    const found = await this.invitation(token);
+    return { ...found, existingUser: (await this.store.userByEmail(found.email)) !== undefined };
+  }
+
+  /**
+   * Accepts an invitation once: a new person sets a password and joins with the role. Someone who has a
+   * password already joins by giving it (checked as a sign-in is: no second password from a link), or by
+   * being signed in as the invitation's email (`signedInAs`: then no password is asked).
+   */
+  async accept(
+    token: string,
+    password: string | undefined,
+    displayName?: string,
+    signedInAs?: number,
+  ): Promise<{ userId: number; accountId: number }> {
     const invitation = await this.invitation(token);
+    const existing = await this.store.userByEmail(invitation.email);
+    if (existing) {
+      // Never a password set by a link for someone who exists: its holder would get into their account.
+      if (signedInAs !== existing.id) {
+        if (existing.passwordHash === null) {
+          throw BriefError.unauthorized(`${existing.email} signs in without a password: sign in first, then open this link again`);
+        }
+        if (!(await verifyUserPassword(password ?? '', existing.passwordHash))) {
+          throw BriefError.unauthorized(`Wrong password for ${existing.email}: give the password you sign in with`);
+        }
+      }
+      return this.claim(token, invitation, { existingUserId: existing.id });
+    }
+    if (password === undefined) throw BriefError.invalid('password', 'required', 'The password field must be defined');
     const passwordHash = await hashUserPassword(checkNewPassword(password));
     const name = displayName?.trim() || null;
-    const outcome = await this.store.acceptInvitation(hashToken(token), this.now(), { email: invitation.email, displayName: name, passwordHash });
+    return this.claim(token, invitation, { email: invitation.email, displayName: name, passwordHash });
+  }
+
+  private async claim(
+    token: string,
+    invitation: InvitationRecord,
+    user: Parameters<PeopleStore['acceptInvitation']>[2],
+  ): Promise<{ userId: number; accountId: number }> {
+    const outcome = await this.store.acceptInvitation(hashToken(token), this.now(), user);
     if (outcome === 'used') throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
     if (outcome === 'taken') {
       throw BriefError.invalid('token', 'taken', `${invitation.email} can sign in already: sign in and ask to be added to the workspace`);

@@ -19,7 +19,8 @@ export function userCommands(program: Command): void {
     .command('create <email>')
     .description(
       'add a person to a workspace (made when missing; named after the email when not given); without --password-stdin, ' +
-        'prints a one-time link (valid 7 days) that lets the person set a password',
+        'prints a one-time link (valid 7 days) that lets the person set a password; an email that exists already joins ' +
+        'the workspace with the role and keeps its password',
     )
     .option('--role <role>', `${ROLES.join(', ')}`, 'owner')
     .option('--workspace <name>', 'the workspace (an account); made when missing')
@@ -29,7 +30,12 @@ export function userCommands(program: Command): void {
         // Everything checked before anything is made: the role here, the email and password in createUser.
         const role = parseRole(options.role);
         const password = options.passwordStdin ? await readStdin() : undefined;
-        const { invitation } = await people.createUser({ email, role, workspace: options.workspace, password });
+        const { invitation, existing } = await people.createUser({ email, role, workspace: options.workspace, password });
+        if (existing) {
+          const kept = password === undefined ? '' : ' (their password is unchanged)';
+          console.log(`added existing user ${email.trim()} to ${options.workspace ?? email.trim().toLowerCase()} as ${role}${kept}`);
+          return;
+        }
         if (!invitation) {
           console.log(`created user ${email.trim()} (${role} of ${options.workspace ?? email.trim().toLowerCase()}): they can sign in now`);
           return;

@@ -16,6 +16,9 @@ export interface DomainEntry extends ShortDomain {
   readonly verified: boolean;
   /** While a claim is unverified: the TXT record that proves control of it. */
   readonly verification?: { readonly type: 'TXT'; readonly record: string; readonly value: string };
+  /** A private domain's redirects, when set: where its bare address and its unknown keys go. */
+  readonly homePageRedirectUrl?: string;
+  readonly notFoundPageRedirectUrl?: string;
 }
 
 /** A domain a link is being made on, with the length of the codes generated there. */
@@ -49,6 +52,8 @@ export function storedEntry(config: Config, domain: StoredDomain): DomainEntry {
       domain.verificationToken !== null && {
         verification: { type: 'TXT' as const, record: verificationRecord(domain.hostname), value: domain.verificationToken },
       }),
+    ...(domain.accountId !== null && domain.homeRedirectUrl !== null && { homePageRedirectUrl: domain.homeRedirectUrl }),
+    ...(domain.accountId !== null && domain.notFoundRedirectUrl !== null && { notFoundPageRedirectUrl: domain.notFoundRedirectUrl }),
   };
 }
 

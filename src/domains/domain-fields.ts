@@ -3,9 +3,9 @@
 import type { ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
+import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './code-lengths.js';
 
-export const CODE_LENGTH_MIN = 4;
-export const CODE_LENGTH_MAX = 32;
+export { CODE_LENGTH_MAX, CODE_LENGTH_MIN };
 
 /** host[:port], lower-case, at most 253 characters before the port. */
 export const HOSTNAME = /^(?=.{1,253}(:|$))([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/;

@@ -83,6 +83,8 @@ const toV3Domain = (entry: DomainEntry) => ({
   isGlobal: entry.visibility === 'public',
   verified: entry.verified,
   ...(entry.verification && { verification: entry.verification }),
+  ...(entry.homePageRedirectUrl !== undefined && { homePageRedirectUrl: entry.homePageRedirectUrl }),
+  ...(entry.notFoundPageRedirectUrl !== undefined && { notFoundPageRedirectUrl: entry.notFoundPageRedirectUrl }),
 });
 
 /** The v3 domain calls (docs/api/v3.md, "Domains"), under /v3; all need a token. */

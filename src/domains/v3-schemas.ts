@@ -1,7 +1,7 @@
 // The v3 domain routes' data schemas (docs/api/v3.md, "Domains"):
 // validation, types and, through v3-routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
-import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './domain-fields.js';
+import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './code-lengths.js';
 
 export const DomainsQuery = Type.Object({
   workspaceId: Type.Optional(
@@ -36,9 +36,17 @@ export const V3Domain = Type.Object(
         },
       ),
     ),
+    homePageRedirectUrl: Type.Optional(
+      Type.String({ description: "Brief's addition, on a private domain whose bare address (`/`) redirects: where to (PATCH sets it)." }),
+    ),
+    notFoundPageRedirectUrl: Type.Optional(
+      Type.String({ description: "Brief's addition, on a private domain whose unknown keys redirect instead of the 404 page: where to." }),
+    ),
   },
   { additionalProperties: false },
 );
+
+export type V3Domain = Static<typeof V3Domain>;
 
 export const V3DomainList = Type.Array(V3Domain, {
   description: "The public domains, then the caller's private ones, each by name.",

@@ -96,6 +96,20 @@ const EXAMPLES = {
     expired: { summary: 'Past its 7 days', value: field('token', 'expired', 'This invitation has expired; ask for a new one') },
     password: { summary: 'A password too short', value: field('password', 'minLength', 'The password field must be at least 10 characters') },
   },
+  memberNotFound: {
+    notFound: { summary: "Not a member of the caller's workspace", value: body('E_NOT_FOUND', 'Member not found') },
+  },
+  memberValidation: {
+    role: { summary: 'Not a role', value: field('role', 'enum', 'The role field must be one of viewer, member, admin, owner') },
+    lastOwner: {
+      summary: 'The last owner',
+      value: field('role', 'lastOwner', 'The last owner of a workspace cannot be demoted: make someone else owner first'),
+    },
+    lastOwnerRemoved: {
+      summary: 'The last owner, removed',
+      value: field('userId', 'lastOwner', 'The last owner of a workspace cannot be removed: make someone else owner first'),
+    },
+  },
   inviteValidation: {
     email: { summary: 'Not an email address', value: field('email', 'email', 'The email field must be an email address') },
     role: { summary: 'Not a role', value: field('role', 'enum', 'The role field must be one of viewer, member, admin, owner') },

@@ -11,7 +11,19 @@ import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import { clearedSessionCookie, SESSION_COOKIE, sessionCookie, sessionCookieOf } from '../http/session-cookie.js';
-import { AcceptBody, InvitationToken, InvitationView, InviteBody, MadeInvitation, Me, Members, SignInBody, Success, SwitchBody } from './schemas.js';
+import { registerMemberRoutes } from './member-routes.js';
+import {
+  AcceptBody,
+  InvitationToken,
+  InvitationView,
+  InviteBody,
+  MadeInvitation,
+  Me,
+  SignInBody,
+  Success,
+  SwitchBody,
+  Workspaces,
+} from './schemas.js';
 
 const tags = ['sign-in and team'];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -105,46 +117,48 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
       async (request) => sessions.whoIs(await signedIn(request)),
     );
 
-    app.post(
-      '/auth/workspace',
+    app.get(
+      '/auth/workspaces',
       {
         ...options,
         schema: {
-          summary: 'Switch workspace',
-          description: 'Moves the session to another of the person’s workspaces (by its workspaceId); any other is 404.',
+          summary: 'The signed-in person’s workspaces',
+          description: 'Every workspace the person belongs to, with their role in it: what the switcher offers.',
           tags,
           security: REQUIRED_AUTH,
-          body: SwitchBody,
-          response: { 200: Me, ...errorResponses(400, 401, 500, 503), 404: errorResponse(404, { examples: 'workspaceNotFound' }) },
+          response: { 200: Workspaces, ...errorResponses(400, 401, 500, 503) },
         },
       },
-      async (request) => {
-        const caller = await signedIn(request);
-        const session = sessionCookieOf(request)!;
-        await sessions.switchWorkspace(session, caller.userId!, request.body.workspaceId);
-        return sessions.whoIs((await sessions.callerFor(session)) ?? caller);
-      },
+      async (request) => (await sessions.whoIs(await signedIn(request))).workspaces,
     );
 
-    app.get(
-      '/auth/members',
-      {
-        ...options,
-        config: { limit: 'read' },
-        schema: {
-          summary: "The workspace's members",
-          description: cookieAuth,
-          tags,
-          security: REQUIRED_AUTH,
-          response: { 200: Members, ...errorResponses(400, 401, 500, 503) },
-        },
+    const switchSchema = (deprecated: boolean) => ({
+      summary: deprecated ? 'Switch workspace (the older path of POST /auth/workspace/switch)' : 'Switch workspace',
+      description:
+        'Moves the session to another of the person’s workspaces (by its workspaceId); any other is 404. A cookie from another ' +
+        'site is refused (403), as on every cookie-authenticated change.',
+      tags,
+      deprecated,
+      security: REQUIRED_AUTH,
+      body: SwitchBody,
+      response: {
+        200: Me,
+        ...errorResponses(400, 401, 500, 503),
+        403: errorResponse(403),
+        404: errorResponse(404, { examples: 'workspaceNotFound' }),
       },
-      async (request) => {
-        const caller = await authenticate(request);
-        if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
-        return people.members(caller);
-      },
-    );
+    });
+    const switchWorkspace = async (request: FastifyRequest<{ Body: SwitchBody }>) => {
+      const caller = await signedIn(request);
+      const session = sessionCookieOf(request);
+      if (session === undefined) throw BriefError.unauthorized('Switching workspace needs a signed-in person (a session, not a token)');
+      await sessions.switchWorkspace(session, caller.userId!, request.body.workspaceId);
+      return sessions.whoIs((await sessions.callerFor(session)) ?? caller);
+    };
+    app.post('/auth/workspace/switch', { ...options, schema: switchSchema(false) }, switchWorkspace);
+    app.post('/auth/workspace', { ...options, schema: switchSchema(true) }, switchWorkspace);
+
+    registerMemberRoutes(app, { people, authenticate });
 
     app.post(
       '/auth/invitations',
@@ -194,8 +208,14 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
         },
       },
       async (request) => {
-        const found = await people.invitation(request.body.token);
-        return { email: found.email, workspace: found.accountName, role: found.role, expiresAt: iso(found.expiresAt) };
+        const found = await people.describeInvitation(request.body.token);
+        return {
+          email: found.email,
+          workspace: found.accountName,
+          role: found.role,
+          expiresAt: iso(found.expiresAt),
+          existingUser: found.existingUser,
+        };
       },
     );
 
@@ -206,13 +226,17 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
         config: { limit: 'sign-in' },
         schema: {
           summary: 'Accept an invitation',
-          description: 'Sets the person’s password (at least 10 characters), joins the workspace with the role and signs in. Once only.',
+          description:
+            'Sets the person’s password (at least 10 characters), joins the workspace with the role and signs in. Once only. ' +
+            'Someone who signs in already joins with their own password (a wrong one is 401 and uses nothing), or with no ' +
+            'password when signed in as the invitation’s email; someone already in the workspace keeps their role.',
           tags,
           security: NO_AUTH,
           body: AcceptBody,
           response: {
             200: Me,
             ...errorResponses(400, 500, 503),
+            401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: the wrong password of someone who signs in already.' }),
             404: errorResponse(404, { examples: 'invitationNotFound' }),
             422: errorResponse(422, { examples: 'invitationValidation' }),
           },
@@ -220,7 +244,10 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
       },
       async (request, reply) => {
         refuseCrossSite(request);
-        const { userId, accountId } = await people.accept(request.body.token, request.body.password, request.body.displayName);
+        // A live session of the invitation's own email needs no password; an ended or unknown one is simply not used.
+        const cookie = sessionCookieOf(request);
+        const signedInAs = cookie ? (await sessions.callerFor(cookie))?.userId : undefined;
+        const { userId, accountId } = await people.accept(request.body.token, request.body.password, request.body.displayName, signedInAs);
         const session = await sessions.start(userId, accountId);
         reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
         return sessions.whoIs({ accountId, anonymous: false, userId });

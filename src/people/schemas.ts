@@ -34,17 +34,29 @@ export const Me = Type.Object(
 export type Me = Static<typeof Me>;
 
 export const SwitchBody = Type.Object({ workspaceId: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+export type SwitchBody = Static<typeof SwitchBody>;
 
-export const InvitationToken = Type.Object({ token: Type.String({ maxLength: 512 }) }, { additionalProperties: false });
+export type Workspace = Static<typeof Workspace>;
+
+export const Workspaces = Type.Array(Workspace, { description: 'Every workspace of the signed-in person, with their role in it, by name.' });
 
 export const AcceptBody = Type.Object(
   {
     token: Type.String({ maxLength: 512 }),
-    password: Type.String({ maxLength: 1024 }),
+    password: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description:
+          'A new person: the password to set (at least 10 characters). Someone who signs in already: their password; not needed ' +
+          'when signed in as the invitation’s email.',
+      }),
+    ),
     displayName: Type.Optional(Type.String({ maxLength: 200 })),
   },
   { additionalProperties: false },
 );
+
+export const InvitationToken = Type.Object({ token: Type.String({ maxLength: 512 }) }, { additionalProperties: false });
 
 export const InvitationView = Type.Object(
   {
@@ -52,9 +64,14 @@ export const InvitationView = Type.Object(
     workspace: Type.String(),
     role: Role,
     expiresAt: Type.String({ format: 'date-time' }),
+    existingUser: Type.Boolean({
+      description: 'Whether the email is someone’s already: then joining takes their own password, or their signed-in session, never a new one.',
+    }),
   },
   { additionalProperties: false },
 );
+
+export type InvitationView = Static<typeof InvitationView>;
 
 export const InviteBody = Type.Object(
   { email: Type.String({ maxLength: 1000 }), role: Type.String({ maxLength: 20, examples: ['member'] }) },
@@ -71,9 +88,26 @@ export const MadeInvitation = Type.Object(
   },
   { additionalProperties: false },
 );
+export type MadeInvitation = Static<typeof MadeInvitation>;
 
-export const Members = Type.Array(
-  Type.Object({ email: Type.String(), displayName: Type.Union([Type.String(), Type.Null()]), role: Role }, { additionalProperties: false }),
+export const Member = Type.Object(
+  {
+    id: Type.Integer({ description: 'The person’s user id: the {userId} of PATCH and DELETE /auth/members/{userId}.' }),
+    email: Type.String(),
+    displayName: Type.Union([Type.String(), Type.Null()]),
+    role: Role,
+  },
+  { additionalProperties: false },
+);
+export type Member = Static<typeof Member>;
+
+export const Members = Type.Array(Member);
+
+export const MemberPath = Type.Object({ userId: Type.Integer({ minimum: 1, description: 'The member’s user id, as the list gives it.' }) });
+
+export const RoleBody = Type.Object(
+  { role: Type.String({ maxLength: 20, examples: ['admin'], description: 'owner, admin, member or viewer.' }) },
+  { additionalProperties: false },
 );
 
 export const Success = Type.Object({ success: Type.Literal(true) }, { additionalProperties: false });

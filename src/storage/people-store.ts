@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
+import { addMembership, changeMembership, joinOnce } from './memberships.js';
 import type {
   InvitationRecord,
   MembershipRecord,
@@ -123,6 +124,19 @@ export class SqlPeopleStore implements PeopleStore {
     return row?.role;
   }
 
+  addMembership(userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'> {
+    return addMembership(this.connection, userId, accountId, role);
+  }
+
+  changeMembership(
+    accountId: number,
+    userId: number,
+    role: RoleName | null,
+    check: (current: RoleName) => void,
+  ): Promise<'changed' | 'missing' | 'last-owner'> {
+    return changeMembership(this.connection, accountId, userId, role, check);
+  }
+
   async addSession(session: { idHash: string; userId: number; accountId: number; now: number }): Promise<void> {
     await this.connection.write((db) =>
       db
@@ -223,7 +237,7 @@ export class SqlPeopleStore implements PeopleStore {
   async acceptInvitation(
     tokenHash: string,
     now: number,
-    user: NewUser,
+    user: NewUser | { readonly existingUserId: number },
   ): Promise<{ user: UserRecord; accountId: number; role: RoleName } | 'used' | 'taken'> {
     return this.connection
       .write(async (db) => {
@@ -237,6 +251,12 @@ export class SqlPeopleStore implements PeopleStore {
           .returning(['account_id', 'role'])
           .executeTakeFirst();
         if (!claimed) return 'used';
+        if ('existingUserId' in user) {
+          const existing = await db.selectFrom('users').selectAll().where('id', '=', user.existingUserId).executeTakeFirst();
+          if (!existing) throw new Error('the user joining has been removed meanwhile');
+          await joinOnce(db, existing.id, claimed.account_id, claimed.role, now);
+          return { user: toUser(existing), accountId: claimed.account_id, role: claimed.role };
+        }
         let row = await db.selectFrom('users').selectAll().where('email_key', '=', emailKey(user.email)).executeTakeFirst();
         if (row && user.passwordHash !== null) {
           // Someone who can sign in already (a password or a passkey, decision 0030) joins that way,
@@ -254,11 +274,7 @@ export class SqlPeopleStore implements PeopleStore {
             .executeTakeFirstOrThrow();
         }
         if (!row) throw new Error('the invited user could not be made');
-        await db
-          .insertInto('memberships')
-          .values({ user_id: row.id, account_id: claimed.account_id, role: claimed.role, created_at: now })
-          .onConflict((oc) => oc.columns(['user_id', 'account_id']).doUpdateSet({ role: claimed.role }))
-          .execute();
+        await joinOnce(db, row.id, claimed.account_id, claimed.role, now);
         return { user: toUser(row), accountId: claimed.account_id, role: claimed.role };
       })
       .catch((error: unknown) => {

@@ -72,10 +72,28 @@ describe('people from the CLI', () => {
     await cliFails(/email field must be an email address/, ['user', 'create', 'not-an-email', '--password-stdin'], 'a very good password');
     await cliFails(/at least 10 characters/, ['user', 'create', 'carol@example.com', '--password-stdin', '--workspace', 'newteam'], 'short');
     await cliFails(/role field must be one of viewer, member, admin, owner/, ['user', 'create', 'carol@example.com', '--role', 'king']);
-    await cliFails(/already exists/, ['user', 'create', 'ADA@example.com', '--password-stdin'], 'a very good password');
+    await cliFails(
+      /ada@example\.com is already a member of ada@example\.com \(owner\)/,
+      ['user', 'create', 'ADA@example.com', '--password-stdin'],
+      'a very good password',
+    );
     await cliFails(/No user with the email nobody@example.com/, ['user', 'remove', 'nobody@example.com']);
     assert.equal(await cli(['user', 'list']), users);
     assert.equal(await cli(['account', 'list']), accounts);
+  });
+
+  it('adds an existing email to another workspace, keeping its password', async () => {
+    const out = await cli(
+      ['user', 'create', 'Ada@Example.com', '--workspace', 'second', '--role', 'viewer', '--password-stdin'],
+      'another password!',
+    );
+    assert.match(out, /added existing user Ada@Example\.com to second as viewer \(their password is unchanged\)/);
+    assert.match(await cli(['user', 'list']), /ada@example\.com\s+ada@example\.com:owner second:viewer\s+set/);
+    const { me } = await signIn('ada@example.com', 'a very good password');
+    assert.deepEqual(
+      me.workspaces.map((w: { name: string; role: string }) => `${w.name}:${w.role}`),
+      ['ada@example.com:owner', 'second:viewer'],
+    );
   });
 
   it('removes a user: their session ends at once', async () => {

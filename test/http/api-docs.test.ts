@@ -227,6 +227,7 @@ describe('API document and reference page', () => {
   it('names every public route, and only those', () => {
     const routes = Object.entries(doc.paths).flatMap(([path, ops]: [string, Json]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     assert.deepEqual(routes.sort(), [
+      'DELETE /auth/members/{userId}',
       'DELETE /auth/passkeys/{id}',
       'DELETE /v2/links/{link}',
       'DELETE /v3/shorten/domains/{domain}',
@@ -236,6 +237,7 @@ describe('API document and reference page', () => {
       'GET /auth/me',
       'GET /auth/members',
       'GET /auth/passkeys',
+      'GET /auth/workspaces',
       'GET /healthz',
       'GET /readyz',
       'GET /v2/qrcode',
@@ -243,12 +245,12 @@ describe('API document and reference page', () => {
       'GET /v2/shorten-domains',
       'GET /v3/shorten',
       'GET /v3/shorten/analytics/clicks',
-      ...TOP_PATHS.map((path) => `GET ${path}`).sort(),
       'GET /v3/shorten/domains',
       'GET /v3/shorten/list',
       'GET /v3/shorten/{domain}/{slug}',
       'GET /v3/tokens',
       'GET /{key}',
+      'PATCH /auth/members/{userId}',
       'PATCH /v3/shorten/domains/{domain}',
       'PATCH /v3/shorten/{domain}/{slug}',
       'POST /auth/invitation',
@@ -263,11 +265,13 @@ describe('API document and reference page', () => {
       'POST /auth/sign-in',
       'POST /auth/sign-out',
       'POST /auth/workspace',
+      'POST /auth/workspace/switch',
       'POST /v3/shorten/bulk',
       'POST /v3/shorten/domains/{domain}/verify',
       'POST /v3/tokens',
       'POST /{key}',
       'PUT /v3/shorten/domains',
+      ...TOP_PATHS.map((path) => `GET ${path}`).sort(),
     ]);
   });
 

@@ -404,8 +404,15 @@ for (const dialect of dialects) {
           [now?.codeLength, now?.homeRedirectUrl, now?.notFoundRedirectUrl],
           [9, 'https://example.com/home', 'http://example.com/missing?from=short'],
         );
-        assert.equal((await list(owner)).json().find((d: any) => d.domain === domain).randomCodeLength, 9);
+        const listed = (await list(owner)).json().find((d: any) => d.domain === domain);
+        assert.equal(listed.randomCodeLength, 9);
+        // The list says where the redirects go (what Settings → Domains shows), and only while they are set.
+        assert.deepEqual(
+          [listed.homePageRedirectUrl, listed.notFoundPageRedirectUrl],
+          ['https://example.com/home', 'http://example.com/missing?from=short'],
+        );
         now = await ok({ randomCodeLength: null, homePageRedirectUrl: null });
+        assert.ok(!('homePageRedirectUrl' in (await list(owner)).json().find((d: any) => d.domain === domain)));
         assert.deepEqual([now?.codeLength, now?.homeRedirectUrl, now?.notFoundRedirectUrl], [null, null, 'http://example.com/missing?from=short']);
         now = await ok({ notFoundPageRedirectUrl: '' });
         assert.deepEqual([now?.codeLength, now?.homeRedirectUrl, now?.notFoundRedirectUrl], [null, null, null]);

@@ -271,7 +271,7 @@ for (const dialect of dialects) {
       const days = (Date.parse(made.expiresAt) - Date.now()) / 86_400_000;
       assert.ok(days > 6.99 && days <= 7, String(days));
       const shown = await ctx.t.app.inject({ method: 'POST', url: '/auth/invitation', payload: { token: secretOf(made.link) } });
-      assert.deepEqual(shown.json(), { email, workspace: team.name, role: 'member', expiresAt: made.expiresAt });
+      assert.deepEqual(shown.json(), { email, workspace: team.name, role: 'member', expiresAt: made.expiresAt, existingUser: false });
 
       const accepted = await accept(secretOf(made.link));
       assert.equal(accepted.statusCode, 200, accepted.body);

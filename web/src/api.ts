@@ -10,6 +10,7 @@ import type {
 import type { ClicksQuery, ClicksResult, TopQuery, TopResult } from '../../src/analytics/schemas';
 import type { Range } from '../../src/analytics/time-series';
 import type { DomainPage, ListDomainsQuery } from '../../src/domains/schemas';
+import type { DomainSettingsBody, V3Domain } from '../../src/domains/v3-schemas';
 import type {
   BulkItem,
   BulkResult,
@@ -22,6 +23,7 @@ import type {
   ShortenV3Result,
 } from '../../src/links/v3-schemas';
 import type { Passkey } from '../../src/people/passkey-schemas';
+import type { InvitationView, MadeInvitation, Member, Workspace } from '../../src/people/schemas';
 import type { QrQuery } from '../../src/qr/schemas';
 import type { ApiToken, NewToken, NewTokenBody } from '../../src/tokens/schemas';
 import { itemField } from './item-field';
@@ -104,9 +106,12 @@ export type LinkPage = ListV3Result;
 export type LinkEdit = EditBody;
 export type ClickSeries = ClicksResult;
 export type TopList = TopResult;
-/** An API token of the workspace, as Settings lists it (never its secret), and one just made (with it, once). */
-/** One of a signed-in person's passkeys (never its key). */
-export type { ApiToken, NewToken, NewTokenBody, Passkey };
+/**
+ * An API token of the workspace, as Settings lists it (never its secret), and one just made (with it, once); a
+ * workspace's member, an invitation just made (its one-time link shown once), a workspace of the person; a short
+ * domain as the v3 list gives it, and what the settings PATCH changes; one of a signed-in person's passkeys (never its key).
+ */
+export type { ApiToken, DomainSettingsBody, InvitationView, MadeInvitation, Member, NewToken, NewTokenBody, Passkey, V3Domain, Workspace };
 
 /** A preset range, or a custom one: local calendar days, `to` included (YYYY-MM-DD both). */
 export type Choice = Range | { from: string; to: string };
@@ -130,6 +135,7 @@ function periodQuery(choice: Choice, link: string | undefined): Partial<Pick<Cli
 }
 
 const timezone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'Etc/UTC';
+const domainPath = (domain: string) => `/v3/shorten/domains/${encodeURIComponent(domain)}`;
 const linkPath = (domain: string, slug: string) => `/v3/shorten/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`;
 
 /** A link to make with everything the shorten form has; a password travels in a body, never in a URL. */
@@ -162,11 +168,29 @@ export const api = {
   /** Ends the session on the server (and its cookie). */
   signOut: () => call<unknown>('POST', '/auth/sign-out', { token: '' }),
   /** What an invitation is for (its secret from the link's `#`). */
-  invitation: (token: string) =>
-    call<{ email: string; workspace: string; role: string; expiresAt: string }>('POST', '/auth/invitation', { body: { token }, token: '' }),
-  /** Accepts an invitation: the password is set, the person joins and is signed in. */
-  accept: (token: string, password: string, displayName: string) =>
-    call<Me>('POST', '/auth/invitation/accept', { body: { token, password, ...(displayName ? { displayName } : {}) }, token: '' }),
+  invitation: (token: string) => call<InvitationView>('POST', '/auth/invitation', { body: { token }, token: '' }),
+  /**
+   * Accepts an invitation: a new person's password is set (someone who signs in already gives theirs, or none
+   * when signed in as the invitation's email), the person joins and is signed in.
+   */
+  accept: (token: string, password: string | undefined, displayName: string) =>
+    call<Me>('POST', '/auth/invitation/accept', {
+      body: { token, ...(password !== undefined && { password }), ...(displayName ? { displayName } : {}) },
+      token: '',
+    }),
+  /** The signed-in person's workspaces, and a move of the session to another of them. */
+  workspaces: () => call<Workspace[]>('GET', '/auth/workspaces', { token: '' }),
+  switchWorkspace: (workspaceId: string) => call<Me>('POST', '/auth/workspace/switch', { body: { workspaceId }, token: '' }),
+  members: () => call<Member[]>('GET', '/auth/members'),
+  invite: (email: string, role: string) => call<MadeInvitation>('POST', '/auth/invitations', { body: { email, role } }),
+  changeRole: (userId: number, role: string) => call<Member>('PATCH', `/auth/members/${userId}`, { body: { role } }),
+  removeMember: (userId: number) => call<unknown>('DELETE', `/auth/members/${userId}`),
+  /** The v3 domain calls: the workspace's private domains are those not global. */
+  shortDomains: () => call<V3Domain[]>('GET', '/v3/shorten/domains'),
+  addDomain: (domain: string) => call<V3Domain>('PUT', '/v3/shorten/domains', { body: { domain } }),
+  verifyDomain: (domain: string) => call<V3Domain>('POST', `${domainPath(domain)}/verify`),
+  updateDomain: (domain: string, settings: DomainSettingsBody) => call<unknown>('PATCH', domainPath(domain), { body: settings }),
+  removeDomain: (domain: string) => call<unknown>('DELETE', domainPath(domain)),
   /** Who is signed in, or a 401 when nobody is. */
   me: () => call<Me>('GET', '/auth/me', { token: '' }),
   /** Passkeys (web/src/passkeys.ts): a ceremony's options from the server, then the authenticator's answer to them. */

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api';
 import { AppLink } from './components/app-link';
+import { WorkspaceSwitcher } from './components/workspace-switcher';
 import { InvitationPage } from './pages/invitation';
 import { LinkPage } from './pages/link-page';
 import { MyLinksPage } from './pages/my-links';
@@ -76,12 +77,7 @@ export function App() {
             </>
           )}
         </nav>
-        {person && (
-          <p class="who">
-            Signed in as <strong>{person.user.displayName ?? person.user.email}</strong> in <strong>{person.workspace.name}</strong> (
-            {person.workspace.role})
-          </p>
-        )}
+        {person && <WorkspaceSwitcher person={person} />}
         {signedIn ? (
           <button
             type="button"
@@ -112,7 +108,8 @@ export function App() {
             </button>
           </div>
         ) : (
-          <Page route={route} onSignIn={() => setSigningIn(true)} />
+          // A switch of workspace starts the page again, with the new workspace's data.
+          <Page key={person?.workspace.id} route={route} onSignIn={() => setSigningIn(true)} />
         )}
       </main>
       <footer class="bottom">

@@ -68,6 +68,23 @@ export interface PeopleStore {
   removeUser(id: number): Promise<boolean>;
   membershipsOf(userId: number): Promise<MembershipRecord[]>;
   roleIn(userId: number, accountId: number): Promise<RoleName | undefined>;
+  /**
+   * Gives an existing user a role in another workspace; `member` when they have one there already
+   * (their role is left as it is).
+   */
+  addMembership(userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'>;
+  /**
+   * Changes a member's role, or removes the member with their sessions in the workspace (`role: null`),
+   * in one transaction that holds the workspace's membership changes back (a row lock on PostgreSQL,
+   * the one writer on SQLite): `check` sees the member's role now and may throw to change nothing.
+   * `missing` when the user is not a member; `last-owner` when the change would leave no owner.
+   */
+  changeMembership(
+    accountId: number,
+    userId: number,
+    role: RoleName | null,
+    check: (current: RoleName) => void,
+  ): Promise<'changed' | 'missing' | 'last-owner'>;
 
   addSession(session: { idHash: string; userId: number; accountId: number; now: number }): Promise<void>;
   sessionByHash(idHash: string): Promise<SessionRecord | undefined>;
@@ -88,11 +105,13 @@ export interface PeopleStore {
   /**
    * Uses an invitation once, in one transaction: marks it used (only if unused and unexpired at `now`),
    * makes its user (or sets the password of one who has none) and gives the role. `used` when someone
-   * else used it first or it expired meanwhile; `taken` when the email already has a password.
+   * else used it first or it expired meanwhile; `taken` when the email already has a password. Given
+   * `{ existingUserId }` (a person who proved who they are), it only adds that user's membership. A
+   * person already in the workspace keeps their role.
    */
   acceptInvitation(
     tokenHash: string,
     now: number,
-    user: NewUser,
+    user: NewUser | { readonly existingUserId: number },
   ): Promise<{ user: UserRecord; accountId: number; role: RoleName } | 'used' | 'taken'>;
 }

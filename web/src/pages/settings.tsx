@@ -1,8 +1,10 @@
 import { useSession } from '../session';
 import { ApiTokens } from './api-tokens';
+import { Domains } from './domains';
+import { Members } from './members';
 import { Passkeys } from './passkeys';
 
-/** The workspace's settings: its API tokens; and, for a signed-in person, their own passkeys. */
+/** The workspace's settings: its API tokens, its members and its domains; and, for a signed-in person, their own passkeys. */
 export function SettingsPage() {
   const { person } = useSession();
   return (
@@ -15,6 +17,12 @@ export function SettingsPage() {
           <Passkeys headingId="passkeys" />
         </section>
       )}
+      <section class="card" aria-labelledby="members">
+        <Members headingId="members" />
+      </section>
+      <section class="card" aria-labelledby="domains">
+        <Domains headingId="domains" />
+      </section>
     </>
   );
 }

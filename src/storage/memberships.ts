@@ -1,0 +1,68 @@
+// Memberships of people in workspaces (decision 0028): one added, a role changed or a member removed
+// without ever leaving a workspace with no owner, on both dialects.
+import { type Kysely, sql } from 'kysely';
+import type { Connection } from './connection.js';
+import type { RoleName } from './stores/people.js';
+import type { Tables } from './tables.js';
+
+export function addMembership(connection: Connection, userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'> {
+  return connection.write(async (db) => {
+    const added = await db
+      .insertInto('memberships')
+      .values({ user_id: userId, account_id: accountId, role, created_at: Date.now() })
+      .onConflict((oc) => oc.columns(['user_id', 'account_id']).doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    return added ? 'added' : 'member';
+  });
+}
+
+export function changeMembership(
+  connection: Connection,
+  accountId: number,
+  userId: number,
+  role: RoleName | null,
+  check: (current: RoleName) => void,
+): Promise<'changed' | 'missing' | 'last-owner'> {
+  return connection.write(async (db) => {
+    // PostgreSQL: the workspace's row lock makes concurrent changes of its members take turns, so two
+    // owners demoting each other at once cannot both see the other still there. SQLite has one writer.
+    if (connection.dialect === 'postgres') await sql`select id from accounts where id = ${accountId} for update`.execute(db);
+    const current = await db
+      .selectFrom('memberships')
+      .select('role')
+      .where('user_id', '=', userId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!current) return 'missing';
+    check(current.role);
+    if (current.role === 'owner' && role !== 'owner') {
+      const owners = await db
+        .selectFrom('memberships')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('account_id', '=', accountId)
+        .where('role', '=', 'owner')
+        .executeTakeFirstOrThrow();
+      if (Number(owners.n) <= 1) return 'last-owner';
+    }
+    if (role === null) {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+      await db.deleteFrom('memberships').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+    } else {
+      await db.updateTable('memberships').set({ role }).where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+    }
+    return 'changed';
+  });
+}
+
+/**
+ * A membership, unless the user has one there already: then their role stays (an invitation never
+ * demotes anyone, the last owner included; roles change through PATCH /auth/members/{userId}).
+ */
+export async function joinOnce(db: Kysely<Tables>, userId: number, accountId: number, role: RoleName, now: number): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ user_id: userId, account_id: accountId, role, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'account_id']).doNothing())
+    .execute();
+}

@@ -1,0 +1,264 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, api, type V3Domain } from '../api';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { CopyButton } from '../components/copy-button';
+import { errorsByField, Field } from '../components/field';
+import { Modal } from '../components/modal';
+import { useSession } from '../session';
+
+/**
+ * Settings → Domains: the workspace's private short domains (the v3 domain API). A new one serves nothing
+ * until its DNS TXT record is found (Verify); each may send its bare address and its unknown keys elsewhere.
+ */
+export function Domains(props: { headingId: string }) {
+  const { person } = useSession();
+  // Adding, verifying, changing and removing domains needs an admin (a token acts as the owner).
+  const role = person?.workspace.role ?? 'owner';
+  const mayManage = role === 'owner' || role === 'admin';
+  const [domains, setDomains] = useState<V3Domain[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'redirects' | 'remove'; domain: V3Domain } | null>(null);
+  const [notice, setNotice] = useState('');
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => {
+    let current = true;
+    api.shortDomains().then(
+      (answer) => current && setDomains(answer.filter((d) => !d.isGlobal)),
+      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the domains.'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [reloads]);
+
+  const close = (message?: string) => {
+    setDialog(null);
+    if (message) {
+      setNotice(message);
+      setReloads((n) => n + 1);
+    }
+  };
+
+  const verify = async (domain: V3Domain) => {
+    setBusy(domain.domain);
+    setProblems(({ [domain.domain]: _, ...rest }) => rest);
+    setNotice('');
+    try {
+      await api.verifyDomain(domain.domain);
+      setNotice(`${domain.domain} is verified: it serves its links now.`);
+      setReloads((n) => n + 1);
+    } catch (e) {
+      setProblems((all) => ({ ...all, [domain.domain]: e instanceof ApiError ? e.message : 'Could not verify the domain.' }));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <>
+      <div class="toolbar">
+        <h2 id={props.headingId} class="grow">
+          Domains
+        </h2>
+        {mayManage && (
+          <button type="button" class="primary" onClick={() => setDialog({ kind: 'add' })}>
+            Add domain
+          </button>
+        )}
+      </div>
+      <p class="muted">Your own short domains. Point the domain's DNS at this server, prove it is yours with a TXT record, and its links work.</p>
+      <p class="notice" role="status">
+        {notice}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {domains && domains.length === 0 && <p class="muted">No domains of this workspace yet.</p>}
+      {domains && domains.length > 0 && (
+        <ul class="domains">
+          {domains.map((domain) => (
+            <li key={domain.domain} class="domain">
+              <h3 class="break">{domain.domain}</h3>
+              <p>
+                <span class={domain.verified ? 'badge good' : 'badge note'}>{domain.verified ? 'Verified' : 'Not verified yet'}</span>
+              </p>
+              {domain.verification && <DnsRecord record={domain.verification} />}
+              {problems[domain.domain] && (
+                <p class="error" role="alert">
+                  {problems[domain.domain]}
+                </p>
+              )}
+              <dl class="redirects">
+                <dt>Home page redirect</dt>
+                <dd class="break">{domain.homePageRedirectUrl ?? <span class="muted">None</span>}</dd>
+                <dt>Not-found redirect</dt>
+                <dd class="break">{domain.notFoundPageRedirectUrl ?? <span class="muted">None: unknown keys show the 404 page</span>}</dd>
+              </dl>
+              {mayManage && (
+                <div class="row-actions">
+                  {domain.verification && (
+                    <button type="button" class="primary" disabled={busy === domain.domain} onClick={() => verify(domain)}>
+                      Verify <span class="visually-hidden">{domain.domain}</span>
+                    </button>
+                  )}
+                  <button type="button" class="secondary" onClick={() => setDialog({ kind: 'redirects', domain })}>
+                    Redirects <span class="visually-hidden">of {domain.domain}</span>
+                  </button>
+                  <button type="button" class="danger" onClick={() => setDialog({ kind: 'remove', domain })}>
+                    Remove <span class="visually-hidden">{domain.domain}</span>
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {dialog?.kind === 'add' && <AddDomainDialog onDone={close} />}
+      {dialog?.kind === 'redirects' && <RedirectsDialog domain={dialog.domain} onDone={close} />}
+      {dialog?.kind === 'remove' && <RemoveDomainDialog domain={dialog.domain} onDone={close} />}
+    </>
+  );
+}
+
+/** The TXT record that proves the domain is the workspace's (decision 0019), each part with Copy. */
+function DnsRecord(props: { record: NonNullable<V3Domain['verification']> }) {
+  const { record } = props;
+  return (
+    <div class="dns-record">
+      <p class="dns-intro">To verify it, add this DNS record, then press Verify (DNS can take a while to spread):</p>
+      <dl>
+        <dt>Type</dt>
+        <dd>
+          <code>{record.type}</code>
+        </dd>
+        <dt>Name</dt>
+        <dd class="break">
+          <code>{record.record}</code> <CopyButton text={record.record} label={`Copy the name ${record.record}`} />
+        </dd>
+        <dt>Value</dt>
+        <dd class="break">
+          <code>{record.value}</code> <CopyButton text={record.value} label="Copy the value" />
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+function AddDomainDialog(props: { onDone: (message?: string) => void }) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const domain = String(new FormData(event.currentTarget as HTMLFormElement).get('domain') ?? '').trim();
+    if (domain === '') return setErrors({ domain: 'Enter a domain, such as go.example.com.' });
+    setBusy(true);
+    try {
+      const added = await api.addDomain(domain);
+      props.onDone(`Added ${added.domain}. ${added.verified ? '' : 'Add its DNS record below, then press Verify.'}`.trim());
+    } catch (e) {
+      setErrors(e instanceof ApiError ? errorsByField(e, ['domain']) : { form: 'Could not add the domain.' });
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title="Add a domain" onClose={() => props.onDone()}>
+      <form onSubmit={submit} noValidate>
+        <Field id="new-domain" label="Domain" error={errors.domain} hint="A host name whose DNS points at this server, such as go.example.com.">
+          {(aria) => <input {...aria} name="domain" type="text" autoComplete="off" spellcheck={false} maxLength={300} required />}
+        </Field>
+        {(errors.domain || errors.form) && (
+          <p class={errors.form ? 'error' : 'visually-hidden'} role="alert">
+            {errors.form ?? errors.domain}
+          </p>
+        )}
+        <div class="dialog-actions">
+          <button type="button" class="secondary" onClick={() => props.onDone()}>
+            Cancel
+          </button>
+          <button type="submit" class="primary" disabled={busy}>
+            Add
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function RedirectsDialog(props: { domain: V3Domain; onDone: (message?: string) => void }) {
+  const { domain } = props;
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    try {
+      // Empty clears a redirect: the API takes '' as none.
+      await api.updateDomain(domain.domain, {
+        homePageRedirectUrl: String(form.get('home') ?? '').trim(),
+        notFoundPageRedirectUrl: String(form.get('notFound') ?? '').trim(),
+      });
+      props.onDone(`Saved the redirects of ${domain.domain}.`);
+    } catch (e) {
+      const byField = e instanceof ApiError ? errorsByField(e, ['homePageRedirectUrl', 'notFoundPageRedirectUrl']) : { form: 'Could not save.' };
+      setErrors(byField);
+      setBusy(false);
+    }
+  };
+  const problem = errors.form ?? errors.homePageRedirectUrl ?? errors.notFoundPageRedirectUrl;
+  return (
+    <Modal title={`Redirects of ${domain.domain}`} onClose={() => props.onDone()}>
+      <form onSubmit={submit} noValidate>
+        <Field
+          id="home-redirect"
+          label="Home page redirect"
+          error={errors.homePageRedirectUrl}
+          hint="Where the bare domain (/) sends visitors. Empty: nowhere."
+        >
+          {(aria) => <input {...aria} name="home" type="url" defaultValue={domain.homePageRedirectUrl ?? ''} placeholder="https://example.com/" />}
+        </Field>
+        <Field
+          id="not-found-redirect"
+          label="Not-found redirect"
+          error={errors.notFoundPageRedirectUrl}
+          hint="Where an unknown short link on the domain sends visitors instead of the 404 page. Empty: the 404 page."
+        >
+          {(aria) => (
+            <input {...aria} name="notFound" type="url" defaultValue={domain.notFoundPageRedirectUrl ?? ''} placeholder="https://example.com/" />
+          )}
+        </Field>
+        {problem && (
+          <p class={errors.form ? 'error' : 'visually-hidden'} role="alert">
+            {problem}
+          </p>
+        )}
+        <div class="dialog-actions">
+          <button type="button" class="secondary" onClick={() => props.onDone()}>
+            Cancel
+          </button>
+          <button type="submit" class="primary" disabled={busy}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function RemoveDomainDialog(props: { domain: V3Domain; onDone: (message?: string) => void }) {
+  const remove = async () => {
+    await api.removeDomain(props.domain.domain);
+    return `Removed ${props.domain.domain}.`;
+  };
+  return (
+    <ConfirmDialog title="Remove this domain?" action="Remove" failure="Could not remove the domain." act={remove} onDone={props.onDone}>
+      <strong class="break">{props.domain.domain}</strong> stops being this workspace's. A domain that still has live links cannot be removed: delete
+      them first.
+    </ConfirmDialog>
+  );
+}
