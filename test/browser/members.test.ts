@@ -67,7 +67,7 @@ describe('web app in Chromium: members, domains and the workspace switcher', { t
     const dialog = page.getByRole('dialog', { name: 'Sign in' });
     await dialog.getByLabel('Email').fill(email);
     await dialog.getByLabel('Password').fill(password);
-    await dialog.getByRole('button', { name: 'Sign in' }).click();
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('banner').getByText('Signed in as').waitFor();
   }
@@ -111,7 +111,7 @@ describe('web app in Chromium: members, domains and the workspace switcher', { t
     await guest.page.goto(link);
     await guest.page.getByLabel('Name (optional)').fill('Grace');
     await guest.page.getByLabel('Password').fill('graces long password');
-    await guest.page.getByRole('button', { name: 'Join' }).click();
+    await guest.page.getByRole('button', { name: 'Join', exact: true }).click();
     const guestBanner = guest.page.getByRole('banner');
     await guestBanner.getByText('Signed in as').waitFor();
     assert.match((await guestBanner.textContent())!, /Signed in as Grace in acme \(viewer\)/);
@@ -164,11 +164,11 @@ describe('web app in Chromium: members, domains and the workspace switcher', { t
     await back.page.getByText('signs in to Brief already').waitFor();
     assert.equal(await back.page.getByLabel('Name (optional)').count(), 0);
     await back.page.getByLabel('Password').fill('not her password');
-    await back.page.getByRole('button', { name: 'Join' }).click();
+    await back.page.getByRole('button', { name: 'Join', exact: true }).click();
     await back.page.getByRole('alert').filter({ hasText: 'Wrong password' }).waitFor();
     await assertAccessible(back.page, 'the invitation page of someone who signs in already');
     await back.page.getByLabel('Password').fill('graces long password');
-    await back.page.getByRole('button', { name: 'Join' }).click();
+    await back.page.getByRole('button', { name: 'Join', exact: true }).click();
     await back.page.getByRole('banner').getByText('Signed in as').waitFor();
     assert.match((await back.page.getByRole('banner').textContent())!, /Signed in as Grace in acme \(member\)/);
     await back.page.close();

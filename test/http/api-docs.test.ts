@@ -245,6 +245,7 @@ describe('API document and reference page', () => {
       'GET /v2/shorten-domains',
       'GET /v3/shorten',
       'GET /v3/shorten/analytics/clicks',
+      ...TOP_PATHS.map((path) => `GET ${path}`).sort(),
       'GET /v3/shorten/domains',
       'GET /v3/shorten/list',
       'GET /v3/shorten/{domain}/{slug}',
@@ -271,7 +272,6 @@ describe('API document and reference page', () => {
       'POST /v3/tokens',
       'POST /{key}',
       'PUT /v3/shorten/domains',
-      ...TOP_PATHS.map((path) => `GET ${path}`).sort(),
     ]);
   });
 

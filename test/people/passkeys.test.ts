@@ -350,8 +350,9 @@ for (const dialect of dialects) {
         headers: SAME_ORIGIN,
         payload: { token: again2.secret, password: 'a password of the holder' },
       });
-      assert.equal(withPassword.statusCode, 422);
-      assert.match(withPassword.json().message, /can sign in already/);
+      // The person exists without a password (a passkey only): they sign in first (decision 0028), so a 401.
+      assert.equal(withPassword.statusCode, 401);
+      assert.match(withPassword.json().message, /signs in without a password: sign in first/);
       assert.equal((await ctx.t.database.people.userByEmail(token.email))?.passwordHash, null);
       assert.deepEqual(
         (await ctx.t.database.people.membershipsOf(user!.id)).map((m) => m.accountId),
