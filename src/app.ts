@@ -142,7 +142,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
-    api.register(tokenRoutes(services.accounts, workspaceCaller), { prefix: '/v3' });
+    api.register(tokenRoutes(services.accounts, workspaceCaller, authenticate), { prefix: '/v3' });
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
   app.register(peopleRoutes({ config, sessions: services.sessions, people: services.people, authenticate, refuseCrossSite }));

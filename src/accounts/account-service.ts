@@ -130,6 +130,18 @@ export class AccountService {
     return (await this.store.tokensOf(caller.accountId)).filter((record) => record.revokedAt === null).map(toView);
   }
 
+  /**
+   * The token a request presents and its workspace, for the web app's header when it is signed in with a
+   * token (a person's session has GET /auth/me). Another kind of caller is not a token: 401.
+   */
+  async presentedToken(caller: Caller): Promise<{ token: TokenView; workspace: { id: string; name: string } }> {
+    if (caller.tokenId === undefined) throw BriefError.unauthorized('This call needs a bearer token');
+    const [records, account] = await Promise.all([this.store.tokensOf(caller.accountId), this.store.byId(caller.accountId)]);
+    const record = records.find((r) => r.id === caller.tokenId);
+    if (!record || !account) throw BriefError.unauthorized('This call needs a bearer token');
+    return { token: toView(record), workspace: { id: workspaceUuid(account.id), name: account.name } };
+  }
+
   async revokeToken(id: number): Promise<void> {
     if (!(await this.store.revokeToken(id))) throw BriefError.notFound(`No active token with id ${id}`);
   }

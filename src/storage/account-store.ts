@@ -39,6 +39,11 @@ export class SqlAccountStore implements AccountStore {
     return row && toAccount(row);
   }
 
+  async byId(id: number): Promise<AccountRecord | undefined> {
+    const row = await this.connection.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
   async list(): Promise<AccountRecord[]> {
     const rows = await this.connection.db.selectFrom('accounts').selectAll().orderBy('name').execute();
     return rows.map(toAccount);

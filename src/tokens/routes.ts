@@ -2,10 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AccountService, TokenView } from '../accounts/account-service.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
-import type { WorkspaceCaller } from '../http/auth.js';
+import type { Authenticate, WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import { parseExpiry } from '../links/link-fields.js';
-import { type ApiToken, ApiTokenList, NewToken, NewTokenBody, Revoked, TokenPath, TokensQuery } from './schemas.js';
+import { type ApiToken, ApiTokenList, NewToken, NewTokenBody, PresentedToken, Revoked, TokenPath, TokensQuery } from './schemas.js';
 
 const tags = ['tokens'];
 const errors = {
@@ -30,7 +30,7 @@ const toApiToken = (view: TokenView): ApiToken => ({
  * once) and revoke. Managing tokens needs a token with every scope (a narrower one could otherwise
  * make itself a wider one); another workspace's token is not found.
  */
-export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller) {
+export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller, authenticate: Authenticate) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly, config: { limit: 'read', scope: 'every' } } as const;
@@ -51,6 +51,26 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller)
       async (request) => {
         const caller = await callerIn(request, request.query.workspaceId, 'account');
         return (await accounts.ownTokens(caller)).map(toApiToken);
+      },
+    );
+
+    app.get(
+      '/tokens/current',
+      {
+        ...options,
+        // Any token may say what it is: it names no secret and no other token.
+        config: { limit: 'read', scope: 'none' },
+        schema: {
+          summary: 'The token this request presents',
+          description: 'Its name, scopes and dates, and its workspace: what the web app shows when it is signed in with a token.',
+          tags,
+          security: REQUIRED_AUTH,
+          response: { 200: PresentedToken, ...errors },
+        },
+      },
+      async (request) => {
+        const { token, workspace } = await accounts.presentedToken(await authenticate(request));
+        return { token: toApiToken(token), workspace };
       },
     );
 

@@ -57,8 +57,17 @@ export const NewToken = Type.Object(
   { additionalProperties: false },
 );
 
+export const PresentedToken = Type.Object(
+  {
+    token: ApiToken,
+    workspace: Type.Object({ id: Type.String({ description: "v3's workspaceId" }), name: Type.String() }, { additionalProperties: false }),
+  },
+  { additionalProperties: false, description: 'The token this request presents, and its workspace: who the web app is signed in as.' },
+);
+
 export const Revoked = Type.Object({ success: Type.Literal(true) }, { additionalProperties: false });
 
 export type ApiToken = Static<typeof ApiToken>;
+export type PresentedToken = Static<typeof PresentedToken>;
 export type NewTokenBody = Static<typeof NewTokenBody>;
 export type NewToken = Static<typeof NewToken>;

@@ -52,6 +52,8 @@ describe('web app in Chromium: API tokens', { timeout: 300_000 }, () => {
   it('creates a token with chosen scopes, shows it once with Copy, and revokes it', async () => {
     const { page } = await openPage(browser, origin, WIDTHS[1]);
     await settings(page, token);
+    // Signed in with a token, the header names it and its workspace (a person's session names the person).
+    await page.getByRole('banner').getByText('Signed in with the token browser test in settings').waitFor();
     const rows = page.locator('table.tokens tbody tr');
     await rows.filter({ hasText: 'browser test' }).waitFor();
     assert.match((await rows.filter({ hasText: 'browser test' }).textContent())!, /All/);

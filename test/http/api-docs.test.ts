@@ -250,6 +250,7 @@ describe('API document and reference page', () => {
       'GET /v3/shorten/list',
       'GET /v3/shorten/{domain}/{slug}',
       'GET /v3/tokens',
+      'GET /v3/tokens/current',
       'GET /{key}',
       'PATCH /auth/members/{userId}',
       'PATCH /v3/shorten/domains/{domain}',

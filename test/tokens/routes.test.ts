@@ -6,6 +6,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import { SCOPES } from '../../src/accounts/scopes.js';
 import { eventually, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { member } from '../support/people.js';
 
 for (const dialect of dialects) {
   describe(`token API (${dialect})`, () => {
@@ -90,6 +91,26 @@ for (const dialect of dialects) {
       const elsewhere = await call(alice, 'GET', `/v3/tokens?workspaceId=${workspaceUuid(bob.id)}`);
       assert.equal(elsewhere.statusCode, 404);
       assert.equal((await call(alice, 'GET', `/v3/tokens?workspaceId=${workspaceUuid(alice.id)}`)).statusCode, 200);
+    });
+
+    it('says which token a request presents, whatever its scopes, and its workspace; not for a session or no token', async () => {
+      const owner = await ctx.t.account('presented');
+      const made = (await call(owner, 'POST', '/v3/tokens', { name: 'read only', scopes: ['links:read'] })).json();
+      const headers = { authorization: `Bearer ${made.token}` };
+      const answer = await ctx.t.app.inject({ url: '/v3/tokens/current', headers });
+      assert.equal(answer.statusCode, 200, answer.body);
+      const body = answer.json();
+      assert.deepEqual(body.workspace, { id: workspaceUuid(owner.id), name: owner.name });
+      assert.equal(body.token.id, made.id);
+      assert.equal(body.token.name, 'read only');
+      assert.deepEqual(body.token.scopes, ['links:read']);
+      assert.ok(!JSON.stringify(body).includes(made.token), 'never the secret');
+
+      assert.equal((await ctx.t.app.inject({ url: '/v3/tokens/current' })).statusCode, 401);
+      const person = await member(ctx.t, owner.id, 'owner');
+      assert.equal((await ctx.t.app.inject({ url: '/v3/tokens/current', headers: person.headers })).statusCode, 401);
+      assert.equal((await call(owner, 'DELETE', `/v3/tokens/${made.id}`)).statusCode, 200);
+      assert.equal((await ctx.t.app.inject({ url: '/v3/tokens/current', headers })).statusCode, 401);
     });
 
     it('needs a token: anonymous calls are 401', async () => {

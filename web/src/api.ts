@@ -25,7 +25,7 @@ import type {
 import type { Passkey } from '../../src/people/passkey-schemas';
 import type { InvitationView, MadeInvitation, Member, Workspace } from '../../src/people/schemas';
 import type { QrQuery } from '../../src/qr/schemas';
-import type { ApiToken, NewToken, NewTokenBody } from '../../src/tokens/schemas';
+import type { ApiToken, NewToken, NewTokenBody, PresentedToken } from '../../src/tokens/schemas';
 import { itemField } from './item-field';
 import { currentToken, type Me } from './session';
 
@@ -111,7 +111,19 @@ export type TopList = TopResult;
  * workspace's member, an invitation just made (its one-time link shown once), a workspace of the person; a short
  * domain as the v3 list gives it, and what the settings PATCH changes; one of a signed-in person's passkeys (never its key).
  */
-export type { ApiToken, DomainSettingsBody, InvitationView, MadeInvitation, Member, NewToken, NewTokenBody, Passkey, V3Domain, Workspace };
+export type {
+  ApiToken,
+  DomainSettingsBody,
+  InvitationView,
+  MadeInvitation,
+  Member,
+  NewToken,
+  NewTokenBody,
+  Passkey,
+  PresentedToken,
+  V3Domain,
+  Workspace,
+};
 
 /** A preset range, or a custom one: local calendar days, `to` included (YYYY-MM-DD both). */
 export type Choice = Range | { from: string; to: string };
@@ -228,6 +240,8 @@ export const api = {
   top: (dimension: string, choice: Choice, link?: string, limit = 10) =>
     call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...periodQuery(choice, link), limit } satisfies Partial<TopQuery> }),
   tokens: () => call<ApiToken[]>('GET', '/v3/tokens'),
+  /** The token this browser is signed in with, and its workspace (for the header). */
+  presentedToken: () => call<PresentedToken>('GET', '/v3/tokens/current'),
   createToken: (input: NewTokenBody) => call<NewToken>('POST', '/v3/tokens', { body: input }),
   revokeToken: (id: number) => call<unknown>('DELETE', `/v3/tokens/${id}`),
 };

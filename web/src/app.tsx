@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api';
 import { AppLink } from './components/app-link';
+import { TokenIdentity } from './components/token-identity';
 import { WorkspaceSwitcher } from './components/workspace-switcher';
 import { InvitationPage } from './pages/invitation';
 import { LinkPage } from './pages/link-page';
@@ -78,6 +79,7 @@ export function App() {
           )}
         </nav>
         {person && <WorkspaceSwitcher person={person} />}
+        {!person && signedIn && currentToken() && <TokenIdentity token={currentToken()!} />}
         {signedIn ? (
           <button
             type="button"

@@ -31,6 +31,7 @@ export interface AccountStore {
   /** A new account, or undefined when the name is taken. */
   create(name: string): Promise<AccountRecord | undefined>;
   byName(name: string): Promise<AccountRecord | undefined>;
+  byId(id: number): Promise<AccountRecord | undefined>;
   list(): Promise<AccountRecord[]>;
   /** Stores a token by its hash (the token itself is never stored). */
   addToken(token: {
