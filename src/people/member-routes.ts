@@ -8,11 +8,10 @@ import { BriefError } from '../errors.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
-import { SESSION_COOKIE } from '../http/session-cookie.js';
 import { Member, MemberPath, Members, RoleBody, Success } from './schemas.js';
+import { COOKIE_AUTH } from './signed-in-routes.js';
 
 const tags = ['sign-in and team'];
-const cookieAuth = `A session cookie (\`${SESSION_COOKIE}\`) from \`POST /auth/sign-in\`, or a bearer token.`;
 
 export function registerMemberRoutes(
   fastify: FastifyInstance,
@@ -28,7 +27,7 @@ export function registerMemberRoutes(
       config: { limit: 'read' },
       schema: {
         summary: "The workspace's members",
-        description: cookieAuth,
+        description: COOKIE_AUTH,
         tags,
         security: REQUIRED_AUTH,
         response: { 200: Members, ...errorResponses(400, 401, 500, 503) },
@@ -55,7 +54,7 @@ export function registerMemberRoutes(
       schema: {
         summary: "Change a member's role",
         description:
-          `${cookieAuth} An admin changes the roles of admins, members and viewers; only an owner makes someone owner or changes ` +
+          `${COOKIE_AUTH} An admin changes the roles of admins, members and viewers; only an owner makes someone owner or changes ` +
           "an owner's role. The last owner cannot be demoted (422). A person who is not a member of the caller's workspace is 404.",
         tags,
         security: REQUIRED_AUTH,
@@ -78,7 +77,7 @@ export function registerMemberRoutes(
       schema: {
         summary: 'Remove a member',
         description:
-          `${cookieAuth} Removes the person from the workspace (an admin; an owner only by an owner) and ends their sessions in ` +
+          `${COOKIE_AUTH} Removes the person from the workspace (an admin; an owner only by an owner) and ends their sessions in ` +
           "it at once. The last owner cannot be removed (422). A person who is not a member of the caller's workspace is 404.",
         tags,
         security: REQUIRED_AUTH,

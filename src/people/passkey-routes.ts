@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, PasskeyService, PasskeyView, RegistrationResponseJSON } from '../accounts/passkeys.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
-import { BriefError } from '../errors.js';
 import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
@@ -21,6 +20,7 @@ import {
   SignInBody,
 } from './passkey-schemas.js';
 import { InvitationToken, Me, Success } from './schemas.js';
+import { signedInCaller } from './signed-in-routes.js';
 
 const tags = ['sign-in and team'];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -43,12 +43,9 @@ export interface PasskeyRouteDeps {
 const signedInOnly = 'A signed-in person (the session cookie); a bearer token is refused: passkeys belong to people.';
 
 export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuseCrossSite }: PasskeyRouteDeps) {
-  /** The signed-in person's id (a session, not a token); the cookie's cross-site check is authenticate's. */
-  const personOf = async (request: FastifyRequest): Promise<number> => {
-    const caller = await authenticate(request);
-    if (caller.userId === undefined) throw BriefError.unauthorized('Not signed in');
-    return caller.userId;
-  };
+  const signedIn = signedInCaller(authenticate);
+  /** The signed-in person's id (a session, not a token). */
+  const personOf = async (request: FastifyRequest): Promise<number> => (await signedIn(request)).userId;
 
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

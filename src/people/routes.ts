@@ -1,7 +1,6 @@
 // Password sign-in, sessions and the team (decision 0028), under /auth. Thin: each calls a service.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller } from '../accounts/account-service.js';
 import type { PeopleService } from '../accounts/people-service.js';
 import { parseRole } from '../accounts/roles.js';
 import type { SessionService } from '../accounts/sessions.js';
@@ -10,7 +9,7 @@ import { BriefError } from '../errors.js';
 import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
-import { clearedSessionCookie, SESSION_COOKIE, sessionCookie, sessionCookieOf } from '../http/session-cookie.js';
+import { clearedSessionCookie, sessionCookie, sessionCookieOf } from '../http/session-cookie.js';
 import { registerMemberRoutes } from './member-routes.js';
 import {
   AcceptBody,
@@ -24,6 +23,7 @@ import {
   SwitchBody,
   Workspaces,
 } from './schemas.js';
+import { COOKIE_AUTH, signedInCaller } from './signed-in-routes.js';
 
 const tags = ['sign-in and team'];
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -37,15 +37,9 @@ export interface PeopleRouteDeps {
   readonly refuseCrossSite: (request: FastifyRequest) => void;
 }
 
-const cookieAuth = `A session cookie (\`${SESSION_COOKIE}\`) from \`POST /auth/sign-in\`, or a bearer token.`;
-
 export function peopleRoutes({ config, sessions, people, authenticate, refuseCrossSite }: PeopleRouteDeps) {
   /** A signed-in person (a session, not a token). */
-  const signedIn = async (request: FastifyRequest): Promise<Caller> => {
-    const caller = await authenticate(request);
-    if (caller.userId === undefined) throw BriefError.unauthorized('Not signed in');
-    return caller;
-  };
+  const signedIn = signedInCaller(authenticate);
 
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -168,7 +162,7 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
         schema: {
           summary: 'Invite someone',
           description:
-            `${cookieAuth} An admin (an owner, for the owner role) invites an email with a role; the answer's one-time link, ` +
+            `${COOKIE_AUTH} An admin (an owner, for the owner role) invites an email with a role; the answer's one-time link, ` +
             'valid 7 days, lets its holder set a password and join.',
           tags,
           security: REQUIRED_AUTH,
