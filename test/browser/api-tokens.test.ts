@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
-import { assertAccessible, launchChromium, openPage, screenshot, WIDTHS } from './browser.js';
+import { runCli, type ServerProcess } from '../support/process.js';
+import { assertAccessible, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
 
 describe('web app in Chromium: API tokens', { timeout: 300_000 }, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-tokens-'));
@@ -27,13 +27,10 @@ describe('web app in Chromium: API tokens', { timeout: 300_000 }, () => {
     (await fetch(`${origin}${url}`, { headers: { authorization: `Bearer ${secret}` } })).status;
 
   before(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, PORT: String(port), HOST: '127.0.0.1', BASE_URL: origin, LOG_LEVEL: 'warn' };
+    ({ env, origin } = await serverEnv(dir));
     assert.equal((await runCli(env, 'account', 'create', 'settings')).code, 0);
     token = await cliToken('--label', 'browser test');
-    const started = await Promise.allSettled([startServer(env).then((s) => (server = s)), launchChromium().then((b) => (browser = b))]);
-    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    ({ server, browser } = await startServerAndChromium(env));
   });
 
   after(async () => {

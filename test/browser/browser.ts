@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -146,5 +147,48 @@ export async function startDestination(): Promise<{ origin: string; close(): Pro
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** What a browser test's server runs with: its own SQLite file in `dir`, a free port, BASE_URL on `host`. */
+export async function serverEnv(dir: string, extra: Record<string, string> = {}, host = '127.0.0.1') {
+  const port = await freePort();
+  const origin = `http://${host}:${port}`;
+  const env: Record<string, string> = {
+    DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: origin,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  return { env, origin };
+}
+
+/** The server and Chromium, started side by side; if either fails, the other is closed and the setup fails. */
+export async function startServerAndChromium(env: Record<string, string>): Promise<{ server: ServerProcess; browser: Browser }> {
+  const [server, browser] = await Promise.allSettled([startServer(env), launchChromium()]);
+  if (server.status === 'fulfilled' && browser.status === 'fulfilled') return { server: server.value, browser: browser.value };
+  if (server.status === 'fulfilled') await server.value.stop();
+  if (browser.status === 'fulfilled') await browser.value.close();
+  throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
+}
+
+/**
+ * EMAIL made the first person of WORKSPACE by the CLI (`brief user create`, which prints a one-time link);
+ * the answer accepts that link with a password once the server runs.
+ */
+export async function firstPerson(env: Record<string, string>, email: string, workspace: string) {
+  const invited = await runCli(env, 'user', 'create', email, '--workspace', workspace);
+  assert.equal(invited.code, 0, invited.stderr);
+  const link = invited.stdout.trim().split('\n').at(-1)!;
+  /** `at`: where the server answers; `origin`: the web app's (BASE_URL's), which the cross-site check wants. */
+  return async (at: string, password: string, displayName: string, origin = at): Promise<void> => {
+    const accepted = await fetch(`${at}/auth/invitation/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ token: link.slice(link.indexOf('#') + 1), password, displayName }),
+    });
+    assert.equal(accepted.status, 200, await accepted.text());
   };
 }

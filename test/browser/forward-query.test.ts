@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { freePort, hostRequest, runCli, type ServerProcess, startServer } from '../support/process.js';
-import { axeViolations, launchChromium } from './browser.js';
+import { hostRequest, runCli, type ServerProcess } from '../support/process.js';
+import { axeViolations, serverEnv, startServerAndChromium } from './browser.js';
 
 describe('query forwarding in the web app’s edit form (Chromium)', { timeout: 240_000 }, () => {
   let dir: string;
@@ -17,20 +17,12 @@ describe('query forwarding in the web app’s edit form (Chromium)', { timeout: 
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-forward-'));
-    const port = await freePort();
-    const env = {
-      DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-    };
+    const { env } = await serverEnv(dir);
     assert.equal((await runCli(env, 'account', 'create', 'forwarder')).code, 0);
     const created = await runCli(env, 'token', 'create', 'forwarder');
     assert.equal(created.code, 0, created.stderr);
     token = created.stdout.trim().split('\n').at(-1)!.trim();
-    const started = await Promise.allSettled([startServer(env).then((s) => (server = s)), launchChromium().then((b) => (browser = b))]);
-    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
+    ({ server, browser } = await startServerAndChromium(env));
   });
 
   after(async () => {

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
-import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
-import { assertAccessible, launchChromium, openPage, screenshot, WIDTHS } from './browser.js';
+import { runCli, type ServerProcess } from '../support/process.js';
+import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
 
 const OWNER = 'olive@example.com';
 const PASSWORD = 'a long enough password';
@@ -27,27 +27,12 @@ describe('web app in Chromium: members, domains and the workspace switcher', { t
 
   before(async () => {
     dns = await startDnsServer();
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    const env = {
-      DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: origin,
-      LOG_LEVEL: 'warn',
-      DNS_SERVERS: dns.address,
-    };
-    const invited = await runCli(env, 'user', 'create', OWNER, '--workspace', 'acme');
-    assert.equal(invited.code, 0, invited.stderr);
-    const link = invited.stdout.trim().split('\n').at(-1)!;
-    const started = await Promise.allSettled([startServer(env).then((s) => (server = s)), launchChromium().then((b) => (browser = b))]);
-    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
-    const accepted = await fetch(`${origin}/auth/invitation/accept`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ token: link.slice(link.indexOf('#') + 1), password: PASSWORD, displayName: 'Olive' }),
-    });
-    assert.equal(accepted.status, 200, await accepted.text());
+    const made = await serverEnv(dir, { DNS_SERVERS: dns.address });
+    origin = made.origin;
+    const env = made.env;
+    const accept = await firstPerson(env, OWNER, 'acme');
+    ({ server, browser } = await startServerAndChromium(env));
+    await accept(origin, PASSWORD, 'Olive');
     // The same person, already a user, joins a second workspace from the CLI.
     const second = await runCli(env, 'user', 'create', OWNER, '--workspace', 'beta', '--role', 'admin');
     assert.equal(second.code, 0, second.stderr);

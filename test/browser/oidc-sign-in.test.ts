@@ -9,8 +9,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startProvider, type TestProvider } from '../support/oidc-provider.js';
-import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
-import { assertAccessible, launchChromium, openPage, screenshot, WIDTHS } from './browser.js';
+import type { ServerProcess } from '../support/process.js';
+import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
 
 const EMAIL = 'ada@example.com';
 
@@ -22,30 +22,14 @@ describe('single sign-on in Chromium', { timeout: 300_000 }, () => {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-sso-'));
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
+    const { env, origin } = await serverEnv(dir);
     provider = await startProvider([`${origin}/auth/oidc/callback`]);
     provider.accounts.set('ada', { email: 'Ada@Example.com', email_verified: true, name: 'Ada at the provider' });
     provider.accounts.set('mallory', { email: EMAIL, email_verified: false });
-    const env = {
-      DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: origin,
-      LOG_LEVEL: 'warn',
-      ...provider.env,
-    };
-    const invited = await runCli(env, 'user', 'create', EMAIL, '--workspace', 'acme');
-    assert.equal(invited.code, 0, invited.stderr);
-    const link = invited.stdout.trim().split('\n').at(-1)!;
-    const started = await Promise.allSettled([startServer(env).then((s) => (server = s)), launchChromium().then((b) => (browser = b))]);
-    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
-    const accepted = await fetch(`${server.origin}/auth/invitation/accept`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin },
-      body: JSON.stringify({ token: link.slice(link.indexOf('#') + 1), password: 'a long enough password', displayName: 'Ada' }),
-    });
-    assert.equal(accepted.status, 200, await accepted.text());
+    Object.assign(env, provider.env);
+    const accept = await firstPerson(env, EMAIL, 'acme');
+    ({ server, browser } = await startServerAndChromium(env));
+    await accept(server.origin, 'a long enough password', 'Ada');
   });
 
   after(async () => {

@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
-import { assertAccessible, launchChromium, openPage, screenshot, WIDTHS } from './browser.js';
+import type { ServerProcess } from '../support/process.js';
+import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'a long enough password';
@@ -24,20 +24,11 @@ describe('passkeys in Chromium', { timeout: 300_000 }, () => {
   let browser: Browser;
 
   before(async () => {
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, PORT: String(port), HOST: '127.0.0.1', BASE_URL: origin, LOG_LEVEL: 'warn' };
-    const invited = await runCli(env, 'user', 'create', EMAIL, '--workspace', 'acme');
-    assert.equal(invited.code, 0, invited.stderr);
-    const link = invited.stdout.trim().split('\n').at(-1)!;
-    const started = await Promise.allSettled([startServer(env).then((s) => (server = s)), launchChromium().then((b) => (browser = b))]);
-    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
-    const accepted = await fetch(`${server.origin}/auth/invitation/accept`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ token: link.slice(link.indexOf('#') + 1), password: PASSWORD, displayName: 'Ada' }),
-    });
-    assert.equal(accepted.status, 200, await accepted.text());
+    const made = await serverEnv(dir, {}, 'localhost');
+    origin = made.origin;
+    const accept = await firstPerson(made.env, EMAIL, 'acme');
+    ({ server, browser } = await startServerAndChromium(made.env));
+    await accept(server.origin, PASSWORD, 'Ada', origin);
   });
 
   after(async () => {

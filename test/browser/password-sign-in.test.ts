@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
-import { assertAccessible, launchChromium, openPage, screenshot, WIDTHS } from './browser.js';
+import type { ServerProcess } from '../support/process.js';
+import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'a long enough password';
@@ -22,25 +22,10 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-people-'));
-    const port = await freePort();
-    const env = {
-      DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-    };
-    const invited = await runCli(env, 'user', 'create', EMAIL, '--workspace', 'acme');
-    assert.equal(invited.code, 0, invited.stderr);
-    const link = invited.stdout.trim().split('\n').at(-1)!;
-    const started = await Promise.allSettled([startServer(env).then((s) => (server = s)), launchChromium().then((b) => (browser = b))]);
-    for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
-    const accepted = await fetch(`${server.origin}/auth/invitation/accept`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin },
-      body: JSON.stringify({ token: link.slice(link.indexOf('#') + 1), password: PASSWORD, displayName: 'Ada' }),
-    });
-    assert.equal(accepted.status, 200, await accepted.text());
+    const { env } = await serverEnv(dir);
+    const accept = await firstPerson(env, EMAIL, 'acme');
+    ({ server, browser } = await startServerAndChromium(env));
+    await accept(server.origin, PASSWORD, 'Ada');
   });
 
   after(async () => {
