@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Scope } from '../../../src/accounts/scopes';
 import { ApiError, type ApiToken, api, type NewToken } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -6,6 +6,7 @@ import { CopyButton } from '../components/copy-button';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { formatDate, formatDateTime } from '../format';
+import { useSettingsList } from '../settings-list';
 
 /** Every scope, with what it lets a token do (a Record, so a scope added on the server fails the typecheck until it is here). */
 const SCOPE_LABELS: Record<Scope, string> = {
@@ -20,29 +21,14 @@ const scopesText = (scopes: readonly string[]) => (scopes.length === ALL_SCOPES.
 
 /** Settings → API tokens: the workspace's tokens, New token (shown once, with Copy) and Revoke. */
 export function ApiTokens(props: { headingId: string }) {
-  const [tokens, setTokens] = useState<ApiToken[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { items: tokens, error, setError, notice, changed } = useSettingsList(api.tokens, 'Could not load the tokens.');
   const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'revoke'; token: ApiToken } | null>(null);
-  const [notice, setNotice] = useState('');
-  const [reloads, setReloads] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    setError(null);
-    api.tokens().then(
-      (answer) => current && setTokens(answer),
-      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the tokens.'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [reloads]);
 
   const close = (message?: string) => {
     setDialog(null);
     if (message) {
-      setNotice(message);
-      setReloads((n) => n + 1);
+      setError(null);
+      changed(message);
     }
   };
 

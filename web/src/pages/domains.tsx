@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, api, type V3Domain } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { useSession } from '../session';
+import { useSettingsList } from '../settings-list';
 
 /**
  * Settings → Domains: the workspace's private short domains (the v3 domain API). A new one serves nothing
@@ -15,31 +16,20 @@ export function Domains(props: { headingId: string }) {
   // Adding, verifying, changing and removing domains needs an admin (a token acts as the owner).
   const role = person?.workspace.role ?? 'owner';
   const mayManage = role === 'owner' || role === 'admin';
-  const [domains, setDomains] = useState<V3Domain[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const {
+    items: domains,
+    error,
+    notice,
+    setNotice,
+    changed,
+  } = useSettingsList(async () => (await api.shortDomains()).filter((d) => !d.isGlobal), 'Could not load the domains.');
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState<string | null>(null);
   const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'redirects' | 'remove'; domain: V3Domain } | null>(null);
-  const [notice, setNotice] = useState('');
-  const [reloads, setReloads] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    api.shortDomains().then(
-      (answer) => current && setDomains(answer.filter((d) => !d.isGlobal)),
-      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the domains.'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [reloads]);
 
   const close = (message?: string) => {
     setDialog(null);
-    if (message) {
-      setNotice(message);
-      setReloads((n) => n + 1);
-    }
+    if (message) changed(message);
   };
 
   const verify = async (domain: V3Domain) => {
@@ -48,8 +38,7 @@ export function Domains(props: { headingId: string }) {
     setNotice('');
     try {
       await api.verifyDomain(domain.domain);
-      setNotice(`${domain.domain} is verified: it serves its links now.`);
-      setReloads((n) => n + 1);
+      changed(`${domain.domain} is verified: it serves its links now.`);
     } catch (e) {
       setProblems((all) => ({ ...all, [domain.domain]: e instanceof ApiError ? e.message : 'Could not verify the domain.' }));
     } finally {

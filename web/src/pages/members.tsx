@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, api, type MadeInvitation, type Member } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
@@ -7,6 +7,7 @@ import { Modal } from '../components/modal';
 import { formatDate } from '../format';
 import { navigate, paths } from '../router';
 import { setPerson, signOut, useSession } from '../session';
+import { useSettingsList } from '../settings-list';
 
 type Role = Member['role'];
 
@@ -28,22 +29,17 @@ export function Members(props: { headingId: string }) {
   // A token acts as the workspace's owner.
   const myRole: Role = person?.workspace.role ?? 'owner';
   const mayManage = managesMembers(myRole);
-  const [members, setMembers] = useState<Member[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const {
+    items: members,
+    error,
+    setError,
+    notice,
+    setNotice,
+    reloads,
+    reload,
+    changed: listChanged,
+  } = useSettingsList(api.members, 'Could not load the members.');
   const [dialog, setDialog] = useState<{ kind: 'invite' } | { kind: 'remove'; member: Member } | null>(null);
-  const [notice, setNotice] = useState('');
-  const [reloads, setReloads] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    api.members().then(
-      (answer) => current && setMembers(answer),
-      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the members.'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [reloads]);
 
   /** After a change of the person's own membership: the header's role, or signed out here once removed. */
   const refreshSelf = (member: Member) => {
@@ -58,8 +54,7 @@ export function Members(props: { headingId: string }) {
   const close = (message?: string, removed?: Member) => {
     setDialog(null);
     if (message) {
-      setNotice(message);
-      setReloads((n) => n + 1);
+      listChanged(message);
       if (removed) refreshSelf(removed);
     }
   };
@@ -74,7 +69,7 @@ export function Members(props: { headingId: string }) {
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Could not change the role.');
     }
-    setReloads((n) => n + 1);
+    reload();
   };
 
   const mayChange = (member: Member) => mayManage && (myRole === 'owner' || member.role !== 'owner');

@@ -1,36 +1,20 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, type Passkey } from '../api';
+import { useState } from 'preact/hooks';
+import { api, type Passkey } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { formatDate, formatDateTime } from '../format';
 import { addPasskey, passkeyProblem } from '../passkeys';
+import { useSettingsList } from '../settings-list';
 
 /** Settings → Passkeys: the signed-in person's own passkeys (list, Add a passkey, Remove). */
 export function Passkeys(props: { headingId: string }) {
-  const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState('');
+  const { items: passkeys, error, setError, notice, setNotice, changed } = useSettingsList(api.passkeys, 'Could not load your passkeys.');
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<Passkey | null>(null);
-  const [reloads, setReloads] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    api.passkeys().then(
-      (answer) => current && setPasskeys(answer),
-      (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load your passkeys.'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [reloads]);
 
   const done = (message?: string) => {
     setRemoving(null);
-    if (message) {
-      setNotice(message);
-      setReloads((n) => n + 1);
-    }
+    if (message) changed(message);
   };
 
   const add = async (event: Event) => {
