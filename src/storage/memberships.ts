@@ -1,5 +1,5 @@
-// Memberships of people in workspaces (decision 0028): one added, a role changed or a member removed
-// without ever leaving a workspace with no owner, on both dialects.
+// Memberships of people in workspaces (decision 0028): one added, a role changed or a member removed without
+// ever leaving a workspace with no owner, and an invitation claimed once; on both dialects.
 import { type Kysely, sql } from 'kysely';
 import type { Connection } from './connection.js';
 import type { RoleName } from './stores/people.js';
@@ -65,4 +65,19 @@ export async function joinOnce(db: Kysely<Tables>, userId: number, accountId: nu
     .values({ user_id: userId, account_id: accountId, role, created_at: now })
     .onConflict((oc) => oc.columns(['user_id', 'account_id']).doNothing())
     .execute();
+}
+
+/**
+ * Claims an invitation that is unused and unexpired, in the caller's write: the update is the claim, so of two
+ * acceptances at once one changes the row. What it invites to, or undefined when it was used or has expired.
+ */
+export function claimInvitation(db: Kysely<Tables>, tokenHash: string, now: number) {
+  return db
+    .updateTable('invitations')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['account_id', 'role'])
+    .executeTakeFirst();
 }

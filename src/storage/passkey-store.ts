@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
+import { claimInvitation } from './memberships.js';
 import { emailKey } from './people-store.js';
 import type { Challenge, ChallengePurpose, NewPasskey, PasskeyRecord, PasskeyStore } from './stores/passkeys.js';
 import type { PasskeyRow, Tables } from './tables.js';
@@ -73,15 +74,7 @@ export class SqlPasskeyStore implements PasskeyStore {
   ): Promise<{ userId: number; accountId: number } | 'used' | 'taken'> {
     return this.connection
       .write(async (db) => {
-        // The update is the claim, as for a password (people-store.ts): of two acceptances, one changes the row.
-        const claimed = await db
-          .updateTable('invitations')
-          .set({ used_at: now })
-          .where('token_hash', '=', tokenHash)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', now)
-          .returning(['account_id', 'role'])
-          .executeTakeFirst();
+        const claimed = await claimInvitation(db, tokenHash, now);
         if (!claimed) return 'used';
         const key = emailKey(user.email);
         let found = await db.selectFrom('users').select(['id', 'password_hash']).where('email_key', '=', key).executeTakeFirst();

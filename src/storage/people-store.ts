@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
-import { addMembership, changeMembership, joinOnce } from './memberships.js';
+import { addMembership, changeMembership, claimInvitation, joinOnce } from './memberships.js';
 import type {
   InvitationRecord,
   MembershipRecord,
@@ -241,15 +241,7 @@ export class SqlPeopleStore implements PeopleStore {
   ): Promise<{ user: UserRecord; accountId: number; role: RoleName } | 'used' | 'taken'> {
     return this.connection
       .write(async (db) => {
-        // The update is the claim: of two that accept at once, one changes the row.
-        const claimed = await db
-          .updateTable('invitations')
-          .set({ used_at: now })
-          .where('token_hash', '=', tokenHash)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', now)
-          .returning(['account_id', 'role'])
-          .executeTakeFirst();
+        const claimed = await claimInvitation(db, tokenHash, now);
         if (!claimed) return 'used';
         if ('existingUserId' in user) {
           const existing = await db.selectFrom('users').selectAll().where('id', '=', user.existingUserId).executeTakeFirst();
