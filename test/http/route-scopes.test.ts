@@ -45,6 +45,7 @@ const CALLS: Call[] = [
   { method: 'GET', url: '/v3/tokens', route: '/v3/tokens', scope: 'every' },
   { method: 'POST', url: '/v3/tokens', route: '/v3/tokens', body: { name: 'made by a test' }, scope: 'every' },
   { method: 'DELETE', url: '/v3/tokens/999999999', route: '/v3/tokens/{id}', scope: 'every' },
+  { method: 'GET', url: '/v3/tokens/current', route: '/v3/tokens/current', scope: 'none' },
 ];
 
 for (const dialect of dialects) {
