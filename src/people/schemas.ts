@@ -103,7 +103,10 @@ export type Member = Static<typeof Member>;
 
 export const Members = Type.Array(Member);
 
-export const MemberPath = Type.Object({ userId: Type.Integer({ minimum: 1, description: 'The member’s user id, as the list gives it.' }) });
+// Ids are the database's integer keys: at most 2^31 - 1 (PostgreSQL's integer), so a larger number is a 422, never a query.
+export const MemberPath = Type.Object({
+  userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The member’s user id, as the list gives it.' }),
+});
 
 export const RoleBody = Type.Object(
   { role: Type.String({ maxLength: 20, examples: ['admin'], description: 'owner, admin, member or viewer.' }) },

@@ -13,7 +13,10 @@ export const TokensQuery = Type.Object({
   ),
 });
 
-export const TokenPath = Type.Object({ id: Type.Integer({ minimum: 1, description: 'The token’s id, as the list gives it.' }) });
+// Ids are the database's integer keys: at most 2^31 - 1 (PostgreSQL's integer), so a larger number is a 422, never a query.
+export const TokenPath = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The token’s id, as the list gives it.' }),
+});
 
 const when = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
