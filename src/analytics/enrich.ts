@@ -4,14 +4,17 @@ import type { AnalyticsLevel } from '../config.js';
 import type { ClientAddress } from '../net/client-address.js';
 import type { ClickEvent } from '../storage/stores/analytics.js';
 import { botName } from './bots.js';
+import { within } from './nested-tables.js';
 import type { PlaceLookup } from './places.js';
 
 /**
  * A visit as the redirect noted it: references to what the request already had, nothing
  * parsed. An opted-out visit (DNT: 1 or Sec-GPC: 1) has no user agent, referrer, language or
- * addresses at all: they are not even held in memory.
+ * addresses at all: they are not even held in memory. Visits alike that follow each other (the
+ * same link, second and headers) are one RawVisit with their number (visit-recorder.ts).
  */
 export interface RawVisit {
+  /** The start of the visit's second, epoch milliseconds. */
   readonly time: number;
   readonly linkId: number;
   readonly userAgent: string | undefined;
@@ -20,12 +23,20 @@ export interface RawVisit {
   readonly socketAddress: string | undefined;
   readonly forwardedFor: string | string[] | undefined;
   readonly optedOut: boolean;
+  /** How many visits this one stands for. */
+  visits: number;
 }
+
+/**
+ * What an event says of its visitor: every field of a ClickEvent but its time, link and count.
+ * The enricher hands out one object per distinct set of values, so visits are folded by identity.
+ */
+export type VisitProfile = Omit<ClickEvent, 'time' | 'linkId' | 'clicks'>;
 
 /** What a user agent says (the event's fields that come from it), parsed once per distinct agent. */
 type Agent = Pick<ClickEvent, 'bot' | 'browser' | 'browserVersion' | 'os' | 'deviceType' | 'deviceVendor'>;
 
-const NOTHING = {
+const NOTHING: VisitProfile = {
   bot: null,
   browser: null,
   browserVersion: null,
@@ -36,21 +47,32 @@ const NOTHING = {
   referrerHost: null,
   country: null,
   city: null,
-} as const;
+};
 
 const NO_AGENT: Agent = { bot: null, browser: null, browserVersion: null, os: null, deviceType: null, deviceVendor: null };
 
-/** Distinct user agents remembered between batches; a crawl of made-up agents only empties it. */
-const AGENTS_MAX = 2000;
+/**
+ * Distinct user agents, referrers, languages and profiles kept from one batch to the next (each its
+ * own table, emptied between batches when past it): a crawl of made-up headers only empties them.
+ * Never emptied within a batch, so that visits alike in a batch share one profile.
+ */
+const REMEMBERED_MAX = 2000;
 const FIELD_MAX = 64;
 
 /**
- * Turns raw visits into stored events, off the request path: bots, the user agent, the first
- * language, the referrer's host and the country of the client's address. The address is used
- * for the lookup and dropped: it is never part of an event.
+ * Turns raw visits into what is stored of them, off the request path: bots, the user agent, the
+ * first language, the referrer's host and the country of the client's address. The address is
+ * used for the lookup and dropped: it is never part of an event. What each header says is
+ * remembered by its text, and a visit with the same headers as the one before costs one comparison
+ * of each, so a busy visitor or a crowd with the same browser costs little more than a count.
  */
 export class VisitEnricher {
   private readonly agents = new Map<string, Agent>();
+  private readonly referrers = new Map<string, string | null>();
+  private readonly languages = new Map<string, string | null>();
+  private readonly profiles = new Profiles();
+  private last: RawVisit | undefined;
+  private lastProfile: VisitProfile = NOTHING;
 
   constructor(
     private readonly level: AnalyticsLevel,
@@ -60,31 +82,50 @@ export class VisitEnricher {
     private readonly city?: PlaceLookup,
   ) {}
 
-  /** The event of a visit; never throws (a visit that cannot be read counts, with nothing else known). */
-  enrich(visit: RawVisit): ClickEvent {
-    try {
-      return this.read(visit);
-    } catch {
-      return { time: visit.time, linkId: visit.linkId, ...NOTHING, clicks: 1 };
-    }
+  /** Between two batches of visits: forgets what it remembers of headers and profiles, past REMEMBERED_MAX of each. */
+  trim(): void {
+    for (const table of [this.agents, this.referrers, this.languages]) if (table.size > REMEMBERED_MAX) table.clear();
+    this.profiles.trim();
   }
 
-  private read(visit: RawVisit): ClickEvent {
-    const { time, linkId } = visit;
-    if (visit.optedOut) return { time, linkId, ...NOTHING, clicks: 1 };
+  /** The event of a visit; never throws (a visit that cannot be read counts, with nothing else known). */
+  enrich(visit: RawVisit): ClickEvent {
+    return { time: visit.time, linkId: visit.linkId, ...this.profile(visit), clicks: visit.visits };
+  }
+
+  /**
+   * What a visit says of its visitor, as one shared object per distinct set of values; never throws
+   * (a visit that cannot be read has nothing known).
+   */
+  profile(visit: RawVisit): VisitProfile {
+    const last = this.last;
+    if (last !== undefined && sameVisitor(last, visit)) return this.lastProfile;
+    let profile: VisitProfile;
+    try {
+      profile = this.read(visit);
+    } catch {
+      profile = NOTHING;
+    }
+    this.last = visit;
+    this.lastProfile = profile;
+    return profile;
+  }
+
+  private read(visit: RawVisit): VisitProfile {
+    if (visit.optedOut) return NOTHING;
     const userAgent = visit.userAgent ?? '';
-    if (this.level === 'minimal') return { time, linkId, ...NOTHING, bot: this.agent(userAgent, false).bot, clicks: 1 };
+    if (this.level === 'minimal') {
+      const agent = this.agent(userAgent, false);
+      return agent.bot === null ? NOTHING : this.profiles.of(agent, null, null, null, null);
+    }
     const address = this.address(visit.socketAddress, visit.forwardedFor);
-    return {
-      time,
-      linkId,
-      ...this.agent(userAgent, true),
-      language: firstLanguage(visit.acceptLanguage),
-      referrerHost: referrerHost(visit.referer),
-      country: address !== undefined && this.country ? this.country(address) : null,
-      city: address !== undefined && this.city ? this.city(address) : null,
-      clicks: 1,
-    };
+    return this.profiles.of(
+      this.agent(userAgent, true),
+      remembered(this.languages, visit.acceptLanguage, firstLanguage),
+      remembered(this.referrers, visit.referer, referrerHost),
+      address !== undefined && this.country ? this.country(address) : null,
+      address !== undefined && this.city ? this.city(address) : null,
+    );
   }
 
   /** What the agent says, remembered; `parse` false: its bot name only (ANALYTICS=minimal parses nothing else). */
@@ -92,10 +133,68 @@ export class VisitEnricher {
     let agent = this.agents.get(userAgent);
     if (agent) return agent;
     agent = parse ? parseAgent(userAgent) : { ...NO_AGENT, bot: botName(userAgent) };
-    if (this.agents.size >= AGENTS_MAX) this.agents.clear();
     this.agents.set(userAgent, agent);
     return agent;
   }
+}
+
+/**
+ * One object per distinct profile, found by its values in nested tables: the agent (itself one
+ * object per user agent), then language, referrer, country and city. No key is built: the values
+ * are the enricher's own remembered strings, whose hashes V8 keeps.
+ */
+class Profiles {
+  private readonly byAgent = new Map<Agent, Map<string | null, Map<string | null, Map<string | null, Map<string | null, VisitProfile>>>>>();
+  private size = 0;
+
+  trim(): void {
+    if (this.size <= REMEMBERED_MAX) return;
+    this.byAgent.clear();
+    this.size = 0;
+  }
+
+  of(agent: Agent, language: string | null, referrerHost: string | null, country: string | null, city: string | null): VisitProfile {
+    const byCity = within(within(within(within(this.byAgent, agent), language), referrerHost), country);
+    let profile = byCity.get(city);
+    if (profile !== undefined) return profile;
+    profile = {
+      bot: agent.bot,
+      browser: agent.browser,
+      browserVersion: agent.browserVersion,
+      os: agent.os,
+      deviceType: agent.deviceType,
+      deviceVendor: agent.deviceVendor,
+      language,
+      referrerHost,
+      country,
+      city,
+    };
+    byCity.set(city, profile);
+    this.size++;
+    return profile;
+  }
+}
+
+/** Whether two visits came with the same headers, opt-out and addresses: the same visitor, as far as analytics can tell. */
+export function sameVisitor(a: RawVisit, b: RawVisit): boolean {
+  return (
+    a.userAgent === b.userAgent &&
+    a.socketAddress === b.socketAddress &&
+    a.referer === b.referer &&
+    a.acceptLanguage === b.acceptLanguage &&
+    a.forwardedFor === b.forwardedFor &&
+    a.optedOut === b.optedOut
+  );
+}
+
+/** What `read` makes of a header, remembered by the header's text (none: null). */
+function remembered(table: Map<string, string | null>, header: string | undefined, read: (header: string) => string | null): string | null {
+  if (!header) return null;
+  let value = table.get(header);
+  if (value !== undefined) return value;
+  value = read(header);
+  table.set(header, value);
+  return value;
 }
 
 function parseAgent(userAgent: string): Agent {

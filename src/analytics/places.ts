@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import { Reader, type Response } from 'mmdb-lib';
 
 /** What an address tells of a place: a country code or a city name, or null (unknown, not public, not an address). */
@@ -55,7 +56,8 @@ export function citiesIn(file: string): PlaceLookup {
 /** Looks addresses up in an MMDB file held in memory, answering what `pick` reads of the record. */
 function lookupIn(mmdb: Buffer, pick: (record: Record<string, unknown>) => string | null): PlaceLookup {
   // The reader's types are MaxMind's own records; other databases' records differ, hence the plain object.
-  const reader = new Reader<Response>(mmdb);
+  // Its cache holds decoded records by their place in the file: a country database has a few hundred.
+  const reader = new Reader<Response>(mmdb, { cache: new LRUCache<number, Response>({ max: RECORDS_MAX }) });
   // The last few thousand addresses' answers, in memory only (never written, gone on restart):
   // busy clients and proxies come back often, and parsing an address costs more than the visit.
   const recent = new Map<string, string | null>();
@@ -83,3 +85,4 @@ function lookupIn(mmdb: Buffer, pick: (record: Record<string, unknown>) => strin
 }
 
 const RECENT_MAX = 4096;
+const RECORDS_MAX = 4096;

@@ -5,7 +5,8 @@ import type { Log } from '../log.js';
 import { PeriodicWriter } from '../periodic-writer.js';
 import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../storage/stores/analytics.js';
 import type { LinkTarget } from '../storage/stores/links.js';
-import type { RawVisit, VisitEnricher } from './enrich.js';
+import { type RawVisit, sameVisitor, type VisitEnricher, type VisitProfile } from './enrich.js';
+import { within } from './nested-tables.js';
 
 /**
  * Events per write (one transaction). On SQLite's background thread a write of 4,096 events to
@@ -63,7 +64,10 @@ export class VisitRecorder extends PeriodicWriter {
     super(log, 'click event');
   }
 
-  /** The visit observer (redirect-pipeline.ts): on the request path, so it only appends. */
+  /**
+   * The visit observer (redirect-pipeline.ts): on the request path, so it only appends, or adds one
+   * to the visit before when this one is alike (the same link, second and headers: a burst).
+   */
   readonly observe = (target: LinkTarget, request: IncomingMessage): void => {
     if (this.held >= this.options.max) {
       this.dropped++;
@@ -73,8 +77,9 @@ export class VisitRecorder extends PeriodicWriter {
     const headers = request.headers;
     const optedOut = headers.dnt === '1' || headers['sec-gpc'] === '1';
     const full = this.options.full && !optedOut;
-    this.pending.push({
-      time: Date.now(),
+    const now = Date.now();
+    const visit: RawVisit = {
+      time: now - (now % 1000),
       linkId: target.id,
       userAgent: optedOut ? undefined : headers['user-agent'],
       referer: full ? headers.referer : undefined,
@@ -82,7 +87,11 @@ export class VisitRecorder extends PeriodicWriter {
       socketAddress: full ? request.socket.remoteAddress : undefined,
       forwardedFor: full && this.options.forwarded ? headers['x-forwarded-for'] : undefined,
       optedOut,
-    });
+      visits: 1,
+    };
+    const last = this.pending.at(-1);
+    if (last !== undefined && last.linkId === visit.linkId && last.time === visit.time && sameVisitor(last, visit)) last.visits++;
+    else this.pending.push(visit);
   };
 
   /** Visits dropped so far because the buffer was full. */
@@ -130,12 +139,14 @@ export class VisitRecorder extends PeriodicWriter {
     // nothing more to store (a hot or Zipf load), then written CHUNK events a transaction.
     const visits = this.pending;
     this.pending = [];
-    const folded = new Map<string, ClickEvent>();
+    const folded = new Fold();
+    this.enricher.trim();
     for (let k = 0; k < visits.length; k++) {
-      addTo(folded, this.enricher.enrich(visits[k]!));
+      const visit = visits[k]!;
+      folded.add(visit, this.enricher.profile(visit));
       if ((k + 1) % SLICE === 0 && k + 1 < visits.length) await setImmediate();
     }
-    const events = this.ready.length === 0 ? [...folded.values()] : this.ready.concat([...folded.values()]);
+    const events = this.ready.length === 0 ? folded.events() : this.ready.concat(folded.events());
     this.ready = [];
     for (let i = 0; i < events.length; i += CHUNK) {
       const batch: ClickEventBatch = { writer: this.writer, seq: ++this.seq, events: events.slice(i, i + CHUNK) };
@@ -172,16 +183,40 @@ export class VisitRecorder extends PeriodicWriter {
   }
 }
 
+type Tally = { -readonly [K in keyof ClickEvent]: ClickEvent[K] };
+
 /**
- * Adds an event to those of a flush, to the second: events identical in all else within the same
- * second are one event with their count (a burst of visits to one link costs one row).
+ * The events of a flush: visits alike in all else within the same second are one event with their
+ * count (a burst of visits to one link costs one row). Visitors' profiles are shared objects
+ * (VisitEnricher), so visits are told apart by the second, the profile's identity and the link,
+ * without building a key for each.
  */
-function addTo(events: Map<string, ClickEvent>, event: ClickEvent): void {
-  const time = event.time - (event.time % 1000);
-  const { linkId, bot, browser, browserVersion, os, deviceType, deviceVendor, language, referrerHost, country, city } = event;
-  const key = `${time}|${linkId}|${bot}|${browser}|${browserVersion}|${os}|${deviceType}|${deviceVendor}|${language}|${referrerHost}|${country}|${city}`;
-  const same = events.get(key);
-  events.set(key, { ...event, time, clicks: (same?.clicks ?? 0) + event.clicks });
+class Fold {
+  private readonly bySecond = new Map<number, Map<VisitProfile, Map<number, Tally>>>();
+  private lastTime = Number.NaN;
+  private lastProfile: VisitProfile | undefined;
+  private lastLinks = new Map<number, Tally>();
+
+  add(visit: RawVisit, profile: VisitProfile): void {
+    const links = visit.time === this.lastTime && profile === this.lastProfile ? this.lastLinks : this.linksOf(visit.time, profile);
+    const tally = links.get(visit.linkId);
+    if (tally !== undefined) tally.clicks += visit.visits;
+    else links.set(visit.linkId, { time: visit.time, linkId: visit.linkId, ...profile, clicks: visit.visits });
+  }
+
+  events(): ClickEvent[] {
+    const events: ClickEvent[] = [];
+    for (const profiles of this.bySecond.values()) for (const links of profiles.values()) for (const tally of links.values()) events.push(tally);
+    return events;
+  }
+
+  private linksOf(time: number, profile: VisitProfile): Map<number, Tally> {
+    const links = within(within(this.bySecond, time), profile);
+    this.lastTime = time;
+    this.lastProfile = profile;
+    this.lastLinks = links;
+    return links;
+  }
 }
 
 const visitsIn = (batch: ClickEventBatch) => batch.events.reduce((sum, event) => sum + event.clicks, 0);

@@ -134,6 +134,7 @@ describe('VisitEnricher', () => {
     socketAddress: '10.0.0.1',
     forwardedFor: '198.51.100.23',
     optedOut: false,
+    visits: 1,
     ...fields,
   });
   const asked: string[] = [];
@@ -185,6 +186,23 @@ describe('VisitEnricher', () => {
         ['clicks', 1],
       ],
     );
+  });
+
+  it('gives visitors with the same values one shared profile, and reads headers once', () => {
+    asked.length = 0;
+    const enricher = new VisitEnricher('full', clientAddress({ kind: 'hops', hops: 1 }), lookup);
+    const first = enricher.profile(visit());
+    assert.equal(enricher.profile(visit({ linkId: 8 })), first, 'the same visitor again');
+    // Another address in the same country, the same headers as new strings: the same profile, its address looked up.
+    const other = enricher.profile(visit({ forwardedFor: '198.51.100.23', userAgent: `${IPHONE} `.trimEnd(), socketAddress: '10.0.0.2' }));
+    assert.equal(other, first);
+    assert.deepEqual(asked, ['198.51.100.23', '198.51.100.23']);
+    const elsewhere = enricher.profile(visit({ forwardedFor: '203.0.113.9' }));
+    assert.notEqual(elsewhere, first);
+    assert.equal(elsewhere.country, null);
+    assert.equal(elsewhere.browser, first.browser);
+    enricher.trim();
+    assert.equal(enricher.profile(visit({ socketAddress: '10.0.0.3' })), first, 'kept across batches while under the bound');
   });
 
   it('an opted-out visit: every dimension null', () => {

@@ -125,21 +125,25 @@ for (const dialect of dialects) {
       it('notes visits on the request path without enriching them, and writes them on flush', async () => {
         let enriched = 0;
         const counting = {
-          enrich: (visit: Parameters<VisitEnricher['enrich']>[0]) => {
+          trim: () => enricher.trim(),
+          profile: (visit: Parameters<VisitEnricher['profile']>[0]) => {
             enriched++;
-            return enricher.enrich(visit);
+            return enricher.profile(visit);
           },
         } as unknown as VisitEnricher;
         const recorder = new VisitRecorder(t.database.analytics, counting, log, { max: 100, full: true, forwarded: true });
         const before = (await rowsOf(linkId)).length;
         for (let i = 0; i < 3; i++) recorder.observe({ id: linkId, url: 'https://example.com/events', blocked: false }, request());
+        recorder.observe({ id: linkId, url: 'https://example.com/events', blocked: false }, request({ 'accept-language': 'fr' }));
         assert.equal(enriched, 0);
         await recorder.stop();
-        assert.equal(enriched, 3);
+        // The three alike in a row were noted as one visit of three (unless a second began between them).
+        assert.ok(enriched >= 2 && enriched <= 3, `read ${enriched} times`);
         const rows = (await rowsOf(linkId)).slice(before);
-        assert.equal(rows.length, 3);
+        assert.equal(rows.length, 4);
         assert.equal(rows[0]!.browser, 'Chrome');
         assert.equal(rows[0]!.country, 'US');
+        assert.deepEqual(rows.map((row) => row.language).sort(), ['fr', null, null, null]);
       });
 
       it('folds the visits alike within a second across the whole flush, in any number of writes', async () => {
