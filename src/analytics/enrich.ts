@@ -4,7 +4,7 @@ import type { AnalyticsLevel } from '../config.js';
 import type { ClientAddress } from '../net/client-address.js';
 import type { ClickEvent } from '../storage/stores/analytics.js';
 import { botName } from './bots.js';
-import { within } from './nested-tables.js';
+import { within } from '../nested-maps.js';
 import type { PlaceLookup } from './places.js';
 
 /**

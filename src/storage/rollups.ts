@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { within } from '../nested-maps.js';
 import type { ClickEvent } from './stores/analytics.js';
 import type { ClickRollupTable, Tables } from './tables.js';
 
@@ -58,7 +59,7 @@ export function rollupRows(events: ReadonlyArray<{ event: ClickEvent; accountId:
   const quarters = new Map<number, Map<number, PeriodCounts>>();
   for (const { event, accountId } of events) {
     const start = event.time - (event.time % QUARTER_MS);
-    const counts = entry(entry(quarters, accountId, newMap<number, PeriodCounts>), start, newMap<RollupDimension, Map<string, number>>);
+    const counts = within(within(quarters, accountId), start);
     const n = event.clicks;
     if (event.bot !== null) {
       addCount(counts, 'bot', event.bot, n);
@@ -77,7 +78,7 @@ export function rollupRows(events: ReadonlyArray<{ event: ClickEvent; accountId:
     const days = new Map<number, PeriodCounts>();
     for (const [start, counts] of byStart) {
       const day = start - (start % DAY_MS);
-      const dayCounts = entry(days, day, newMap<RollupDimension, Map<string, number>>);
+      const dayCounts = within(days, day);
       for (const [dimension, values] of counts) {
         for (const [value, clicks] of values) {
           rows.push({ account_id: accountId, link_id: 0, period: 'quarter', start, dimension, value, clicks });
@@ -93,21 +94,9 @@ export function rollupRows(events: ReadonlyArray<{ event: ClickEvent; accountId:
 }
 
 function addCount(counts: PeriodCounts, dimension: RollupDimension, value: string, n: number): void {
-  const values = entry(counts, dimension, newMap<string, number>);
+  const values = within(counts, dimension);
   values.set(value, (values.get(value) ?? 0) + n);
 }
-
-/** The map's value for the key, made and set first if there is none. */
-function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
-}
-
-const newMap = <K, V>() => new Map<K, V>();
 
 /** The SQL expression of a dimension's value in a click_events row, and the condition for the row to count. */
 export function eventValue(dimension: RollupDimension) {

@@ -1,4 +1,4 @@
-/** The table under `key` in `table`, made empty when missing: one level of a table of tables. */
+/** The map under `key` in `table`, made empty and set first when there is none: one level of a map of maps. */
 export function within<K, T extends Map<unknown, unknown>>(table: Map<K, T>, key: K): T {
   const inner = table.get(key);
   if (inner !== undefined) return inner;
