@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import UAParser from 'ua-parser-js';
 import type { AnalyticsLevel } from '../config.js';
+import { within } from '../nested-maps.js';
 import type { ClientAddress } from '../net/client-address.js';
 import type { ClickEvent } from '../storage/stores/analytics.js';
 import { botName } from './bots.js';
-import { within } from '../nested-maps.js';
 import type { PlaceLookup } from './places.js';
 
 /**

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { setImmediate } from 'node:timers/promises';
 import type { Log } from '../log.js';
+import { within } from '../nested-maps.js';
 import { PeriodicWriter } from '../periodic-writer.js';
 import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../storage/stores/analytics.js';
 import type { LinkTarget } from '../storage/stores/links.js';
 import { type RawVisit, sameVisitor, type VisitEnricher, type VisitProfile } from './enrich.js';
-import { within } from '../nested-maps.js';
 
 /**
  * Events per write (one transaction). On SQLite's background thread a write of 4,096 events to
