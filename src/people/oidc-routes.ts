@@ -48,6 +48,8 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
       '/auth/oidc/start',
       {
         serializerCompiler: documentedOnly,
+        // Each step of an SSO sign-in counts as a sign-in attempt from the client's address.
+        config: { limit: 'sign-in' },
         schema: {
           summary: 'Sign in with SSO',
           description:
@@ -74,6 +76,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
       '/auth/oidc/callback',
       {
         serializerCompiler: documentedOnly,
+        config: { limit: 'sign-in' },
         schema: {
           summary: 'Return from the SSO provider',
           description:

@@ -53,8 +53,9 @@ for (const dialect of dialects) {
     before(async () => {
       provider = await startProvider([REDIRECT_URI]);
       db = await openTestDatabase(dialect);
-      t = await buildTestApp(db.database, provider.env);
-      creating = await buildTestApp(db.database, { ...provider.env, OIDC_AUTO_CREATE: 'on' });
+      // These suites sign in many times from one address; the limit's own test below turns it on.
+      t = await buildTestApp(db.database, { ...provider.env, RATE_LIMIT_SIGN_IN_ADDRESS: '0' });
+      creating = await buildTestApp(db.database, { ...provider.env, OIDC_AUTO_CREATE: 'on', RATE_LIMIT_SIGN_IN_ADDRESS: '0' });
       team = await t.account('sso-team');
     });
 
@@ -245,6 +246,28 @@ for (const dialect of dialects) {
         const other = await start(t, unsafe);
         const back = new URL(`${REDIRECT_URI}?error=access_denied&state=${other.location.searchParams.get('state')}`);
         assert.equal((await callback(t, back, other.cookie)).headers.location, '/?sso_error=denied', unsafe);
+      }
+    });
+
+    it('counts each start and callback as a sign-in attempt of the address: 429 past RATE_LIMIT_SIGN_IN_ADDRESS', async () => {
+      const limited = await buildTestApp(db.database, { ...provider.env, RATE_LIMIT_SIGN_IN_ADDRESS: '3' });
+      try {
+        const user = await addUser(t, team.id, 'member', `${uniqueName('limited')}@example.com`);
+        const login = uniqueName('limited-sub');
+        provider.accounts.set(login, { email: user.email, email_verified: true, name: 'Limited' });
+        const started = await start(limited);
+        const back = await logInAtProvider(started.location.href, login, REDIRECT_URI);
+        const signedIn = await callback(limited, back, started.cookie);
+        assert.equal(signedIn.statusCode, 302);
+        assert.equal(errorOf(signedIn.headers.location), null, 'signed in, under the limit');
+        assert.equal((await limited.app.inject({ url: '/auth/oidc/start' })).statusCode, 302);
+        const over = await limited.app.inject({ url: '/auth/oidc/start' });
+        assert.equal(over.statusCode, 429, over.body);
+        assert.equal(over.json().code, 'E_TOO_MANY_REQUESTS');
+        assert.ok(Number(over.headers['retry-after']) > 0);
+        assert.equal((await limited.app.inject({ url: `/auth/oidc/callback${back.search}` })).statusCode, 429);
+      } finally {
+        await limited.close();
       }
     });
 
