@@ -1,5 +1,6 @@
 // The sign-in and team calls' shapes, defined once: validation, types and the API document.
 import { type Static, Type } from '@sinclair/typebox';
+import { ROW_ID_MAX } from '../storage/stores/row-ids.js';
 
 const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')], {
   description: 'owner: everything; admin: also tokens, members and domains; member: also makes, edits and deletes links; viewer: reads.',
@@ -105,7 +106,7 @@ export const Members = Type.Array(Member);
 
 // Ids are the database's integer keys: at most 2^31 - 1 (PostgreSQL's integer), so a larger number is a 422, never a query.
 export const MemberPath = Type.Object({
-  userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The member’s user id, as the list gives it.' }),
+  userId: Type.Integer({ minimum: 1, maximum: ROW_ID_MAX, description: 'The member’s user id, as the list gives it.' }),
 });
 
 export const RoleBody = Type.Object(

@@ -2,6 +2,7 @@
 // their types (type-only); no Node modules here.
 import { type Static, Type } from '@sinclair/typebox';
 import { SCOPES, type Scope } from '../accounts/scopes.js';
+import { ROW_ID_MAX } from '../storage/stores/row-ids.js';
 
 const scopeNames = SCOPES.join(', ');
 
@@ -15,7 +16,7 @@ export const TokensQuery = Type.Object({
 
 // Ids are the database's integer keys: at most 2^31 - 1 (PostgreSQL's integer), so a larger number is a 422, never a query.
 export const TokenPath = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The token’s id, as the list gives it.' }),
+  id: Type.Integer({ minimum: 1, maximum: ROW_ID_MAX, description: 'The token’s id, as the list gives it.' }),
 });
 
 const when = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
