@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api } from './api';
+import { DialogActions } from './components/dialog-actions';
 import { Field } from './components/field';
 import { Modal } from './components/modal';
 import { PasskeySignInButton } from './passkey-sign-in';
@@ -49,16 +50,7 @@ export function SignInDialog(props: { onDone: (signedIn: boolean) => void; error
     setWithToken(token);
     setError(undefined);
   };
-  const actions = (
-    <div class="dialog-actions">
-      <button type="button" class="secondary" onClick={() => props.onDone(false)}>
-        Cancel
-      </button>
-      <button type="submit" class="primary" disabled={busy}>
-        Sign in
-      </button>
-    </div>
-  );
+  const actions = <DialogActions label="Sign in" busy={busy} onCancel={() => props.onDone(false)} />;
   return (
     <Modal title="Sign in" onClose={() => props.onDone(false)}>
       {withToken ? (

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api';
+import { DialogActions } from './dialog-actions';
 import { Modal } from './modal';
 
 /**
@@ -37,14 +38,7 @@ export function ConfirmDialog(props: {
           {error}
         </p>
       )}
-      <div class="dialog-actions">
-        <button type="button" class="secondary" onClick={() => props.onDone()}>
-          Cancel
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={confirm}>
-          {props.action}
-        </button>
-      </div>
+      <DialogActions label={props.action} busy={busy} onCancel={props.onDone} onConfirm={confirm} />
     </Modal>
   );
 }

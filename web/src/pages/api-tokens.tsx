@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { Scope } from '../../../src/accounts/scopes';
 import { ApiError, type ApiToken, api, type NewToken } from '../api';
+import { ActionsHeader } from '../components/actions-header';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
+import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { formatDate, formatDateTime } from '../format';
@@ -63,9 +65,7 @@ export function ApiTokens(props: { headingId: string }) {
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
@@ -191,14 +191,7 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
             {errors.name ?? errors.scopes ?? errors.expiresAt}
           </p>
         )}
-        <div class="dialog-actions">
-          <button type="button" class="secondary" onClick={() => props.onDone()}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Create
-          </button>
-        </div>
+        <DialogActions label="Create" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
   );

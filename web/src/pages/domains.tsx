@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, api, type V3Domain } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
+import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { useSession } from '../session';
@@ -165,14 +166,7 @@ function AddDomainDialog(props: { onDone: (message?: string) => void }) {
             {errors.form ?? errors.domain}
           </p>
         )}
-        <div class="dialog-actions">
-          <button type="button" class="secondary" onClick={() => props.onDone()}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Add
-          </button>
-        </div>
+        <DialogActions label="Add" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
   );
@@ -226,14 +220,7 @@ function RedirectsDialog(props: { domain: V3Domain; onDone: (message?: string) =
             {problem}
           </p>
         )}
-        <div class="dialog-actions">
-          <button type="button" class="secondary" onClick={() => props.onDone()}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Save
-          </button>
-        </div>
+        <DialogActions label="Save" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
   );

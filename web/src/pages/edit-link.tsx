@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Link, type LinkEdit } from '../api';
+import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { fromLocalInput, toLocalInput } from '../format';
@@ -73,14 +74,7 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
             {errors.form}
           </p>
         )}
-        <div class="dialog-actions">
-          <button type="button" class="secondary" onClick={() => props.onDone()}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Save
-          </button>
-        </div>
+        <DialogActions label="Save" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
   );

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type MadeInvitation, type Member } from '../api';
+import { ActionsHeader } from '../components/actions-header';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
+import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { formatDate } from '../format';
@@ -108,11 +110,7 @@ export function Members(props: { headingId: string }) {
                 <th scope="col">Email</th>
                 <th scope="col">Name</th>
                 <th scope="col">Role</th>
-                {mayManage && (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                )}
+                {mayManage && <ActionsHeader />}
               </tr>
             </thead>
             <tbody>
@@ -237,14 +235,7 @@ function InviteDialog(props: { myRole: Role; onDone: (message?: string) => void 
             {errors.email ?? errors.role}
           </p>
         )}
-        <div class="dialog-actions">
-          <button type="button" class="secondary" onClick={() => props.onDone()}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={busy}>
-            Invite
-          </button>
-        </div>
+        <DialogActions label="Invite" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Link, type LinkPage } from '../api';
+import { ActionsHeader } from '../components/actions-header';
 import { AppLink } from '../components/app-link';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
@@ -96,9 +97,7 @@ export function MyLinksPage() {
                 </th>
                 <th scope="col">Created</th>
                 <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Passkey } from '../api';
+import { ActionsHeader } from '../components/actions-header';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { Field } from '../components/field';
 import { formatDate, formatDateTime } from '../format';
@@ -56,9 +57,7 @@ export function Passkeys(props: { headingId: string }) {
                 <th scope="col">Name</th>
                 <th scope="col">Added</th>
                 <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>
