@@ -38,13 +38,13 @@ export type { Database } from './storage/database.js';
 import { migrateToLatest, pendingMigrations } from './storage/migrate.js';
 import { filesOpenToOthers, type OpenPath } from './storage/sqlite/file-modes.js';
 
-// For `brief import` (decision 0025).
-export type { ImportedLink, ImportOutcome } from './storage/import-store.js';
 // For `brief backup`, `brief restore` and `brief export` (decision 0023).
 export { EXPORTED_FIELDS, type ExportedLink, exportedLinks } from './storage/link-export.js';
 export { knownMigrations } from './storage/migrate.js';
 export { backupSqliteFile, databaseInUse, inspectBriefDatabase, replaceSqliteFile } from './storage/sqlite/backup-files.js';
 export { isDatabaseFile } from './storage/sqlite/file-modes.js';
+// For `brief import` (decision 0025).
+export type { ImportedLink, ImportOutcome } from './storage/stores/imports.js';
 
 /** Opens the configured database and brings its schema up to date. */
 export async function openMigratedDatabase(config: Config, poolMax = config.databasePoolMax): Promise<Database> {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { type Connection, openConnection } from '../../src/storage/connection.js';
+import { SqlImportStore } from '../../src/storage/import-store.js';
 import { startSqliteBackground } from '../../src/storage/sqlite/background.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -111,6 +112,102 @@ describe('SQLite background thread', () => {
     const restarts = sizes.filter((size, i) => i > 0 && size < (sizes[i - 1] ?? 0)).length;
     const seen = `${(late / 1e6).toFixed(1)} MB over the last 100 commits, ${(Math.max(...sizes) / 1e6).toFixed(1)} MB at most, ${restarts} restarts`;
     assert.ok(late < 16 * 1024 * 1024, `the WAL grew with what was written: ${seen}`);
+  });
+
+  it('writes an import batch in a transaction of its own, outcomes in order; a dry run leaves nothing', async () => {
+    const background = connection.background!;
+    const account = await t.database.db
+      .insertInto('accounts')
+      .values({ name: 'bg-import', created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const link = (key: string | null, originKey: string) => ({
+      originKey,
+      accountId: Number(account.id),
+      domain: 'short.test',
+      key,
+      keyIsCode: false,
+      url: `https://example.com/${originKey}`,
+      urlHash: randomBytes(32),
+      title: null,
+      comment: null,
+      createdAt: Date.now(),
+      expiresAt: null,
+      status: 'public' as const,
+      clicks: 4,
+      forwardQuery: true,
+    });
+    const batch = (dryRun: boolean) => ({
+      source: 'bg-test',
+      codeLengths: { 'short.test': 7 },
+      dryRun,
+      links: [link('bg-one', 'a'), link(null, 'b'), link('bg-one', 'c')],
+    });
+    const dry = await background.importLinks(batch(true));
+    assert.equal(dry.length, 3);
+    assert.equal((await t.database.db.selectFrom('link_imports').select('link_id').where('source', '=', 'bg-test').execute()).length, 0);
+    const outcomes = await background.importLinks(batch(false));
+    assert.deepEqual(dry, outcomes, 'the dry run said what the real one did');
+    const [first, second, third] = outcomes as Array<{ imported?: { id: number; key: string } }>;
+    assert.equal(first!.imported!.key, 'bg-one');
+    assert.match(second!.imported!.key, /^[0-9A-Za-z]{7}$/);
+    assert.deepEqual(third, { keyTaken: true });
+    assert.equal(background.running, true);
+    const stored = await t.database.db
+      .selectFrom('links')
+      .innerJoin('link_clicks', 'link_clicks.link_id', 'links.id')
+      .select(['links.key', 'links.url', 'link_clicks.clicks'])
+      .where('links.id', 'in', [first!.imported!.id, second!.imported!.id])
+      .orderBy('links.id')
+      .execute();
+    assert.deepEqual(
+      stored.map((row) => [row.key, row.url, Number(row.clicks)]),
+      [
+        ['bg-one', 'https://example.com/a', 4],
+        [second!.imported!.key, 'https://example.com/b', 4],
+      ],
+    );
+    assert.deepEqual(
+      await background.importLinks(batch(false)),
+      [{ skipped: true }, { skipped: true }, { keyTaken: true }],
+      'a second run skips them',
+    );
+  });
+
+  it('once the thread has stopped, an import batch is written on the connection itself', async () => {
+    const account = await t.database.db
+      .insertInto('accounts')
+      .values({ name: 'fallback-import', created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await connection.background!.stop();
+    assert.equal(connection.background!.running, false);
+    const outcomes = await new SqlImportStore(connection).write(
+      'fallback-test',
+      [
+        {
+          originKey: 'only',
+          accountId: Number(account.id),
+          domain: 'short.test',
+          key: 'fallback-one',
+          keyIsCode: false,
+          url: 'https://example.com/fallback',
+          urlHash: randomBytes(32),
+          title: 'Fallback',
+          comment: null,
+          createdAt: Date.now(),
+          expiresAt: null,
+          status: 'public',
+          clicks: 0,
+          forwardQuery: true,
+        },
+      ],
+      () => 7,
+      false,
+    );
+    assert.equal((outcomes[0] as { imported: { key: string } }).imported.key, 'fallback-one');
+    const row = await t.database.db.selectFrom('links').select('title').where('key', '=', 'fallback-one').executeTakeFirst();
+    assert.equal(row?.title, 'Fallback');
   });
 
   it('has none for an in-memory database', async () => {

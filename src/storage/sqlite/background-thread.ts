@@ -1,14 +1,17 @@
 // The SQLite background thread (see background.ts): its own connection, WAL checkpoints
-// on a timer, and click and click-event batches applied as they arrive.
+// on a timer, click and click-event batches applied as they arrive, and `brief import`'s batches.
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { applyClickBatch } from '../click-writes.js';
 import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from '../rollups.js';
 import type { ClickBatch } from '../stores/clicks.js';
+
 import type { Tables } from '../tables.js';
 import { type PackedEvents, unpackEvents } from './event-packing.js';
 import { SqliteEventWrites } from './event-writes.js';
+import { SqliteImportBatches } from './import-batches.js';
+import { type PackedImport, unpackImport } from './import-packing.js';
 import { withStatementCache } from './statement-cache.js';
 import { WAL_SIZE_LIMIT_BYTES } from './wal-restart.js';
 import { inThreadTurn } from './write-turns.js';
@@ -41,10 +44,14 @@ export type ThreadMessage =
   | { type: 'events'; id: number; batch: PackedEvents }
   /** Roll up every event stored so far into the link_id rows (rollUpLinkEvents), then answer. */
   | { type: 'links'; id: number }
+  /** Write a batch of `brief import` (import-store.ts), durably, and answer with its outcomes. */
+  | { type: 'import'; id: number; batch: PackedImport }
   | { type: 'stop' };
 export interface ThreadReply {
   id: number;
   error?: string;
+  /** What the work answered (an import batch's outcomes). */
+  result?: unknown;
 }
 
 const port = parentPort;
@@ -126,8 +133,21 @@ if (port) {
         () => undefined,
       ),
     );
-  const apply = async (message: Exclude<ThreadMessage, { type: 'stop' }>): Promise<void> => {
+  let imports: SqliteImportBatches | undefined;
+  /** An import batch in one transaction, committed as durably as the server's own writes (synchronous FULL). */
+  const importBatch = (batch: PackedImport) => {
+    imports ??= new SqliteImportBatches(sqlite);
+    const write = sqlite.transaction(() => imports!.write(unpackImport(batch)));
+    sqlite.pragma('synchronous = FULL');
+    try {
+      return write.immediate();
+    } finally {
+      sqlite.pragma('synchronous = NORMAL');
+    }
+  };
+  const apply = async (message: Exclude<ThreadMessage, { type: 'stop' }>): Promise<unknown> => {
     if (message.type === 'links') return rollUpAllLinks();
+    if (message.type === 'import') return inThreadTurn(turns, () => importBatch(message.batch));
     if (message.type === 'clicks') {
       // Each click batch commits alone: the write lock is held briefly (about a millisecond).
       return inThreadTurn(turns, () => db.transaction().execute((trx) => applyClickBatch(trx, message.batch)));
@@ -149,7 +169,7 @@ if (port) {
     if (message.type !== 'stop') {
       enqueue(() =>
         apply(message).then(
-          () => port.postMessage({ id: message.id } satisfies ThreadReply),
+          (result) => port.postMessage({ id: message.id, result } satisfies ThreadReply),
           (error: unknown) => port.postMessage({ id: message.id, error: String((error as Error)?.message ?? error) } satisfies ThreadReply),
         ),
       );

@@ -2,8 +2,10 @@ import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { ClickEventBatch } from '../stores/analytics.js';
 import type { ClickBatch } from '../stores/clicks.js';
+import type { ImportBatch, ImportOutcome } from '../stores/imports.js';
 import type { ThreadData, ThreadMessage, ThreadReply } from './background-thread.js';
 import { packEvents } from './event-packing.js';
+import { packImport, transfersOf } from './import-packing.js';
 import { WAL_RESTART_FRAMES } from './wal-restart.js';
 import { newWriteTurns, serverTurns, type WritePriority } from './write-turns.js';
 
@@ -43,6 +45,8 @@ export interface SqliteBackground {
   addEvents(batch: ClickEventBatch): Promise<void>;
   /** Rolls every event sent before into the link_id rows (rollUpLinkEvents): a query of them waits for it. */
   rollUpLinks(): Promise<void>;
+  /** Writes a batch of `brief import` in one durable transaction of the thread's; its outcomes in the batch's order. */
+  importLinks(batch: ImportBatch): Promise<ImportOutcome[]>;
   stop(): Promise<void>;
 }
 
@@ -57,7 +61,7 @@ export function startSqliteBackground(
   const priority = serverTurns(turns);
   const worker = new Worker(threadModule(), { workerData: { path, checkpointMs, walRestartFrames, turns } satisfies ThreadData });
   const send = (message: ThreadMessage) => worker.postMessage(message);
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let exited = false;
 
@@ -65,7 +69,7 @@ export function startSqliteBackground(
     const pending = waiting.get(reply.id);
     waiting.delete(reply.id);
     if (waiting.size === 0) worker.unref();
-    if (reply.error === undefined) pending?.resolve();
+    if (reply.error === undefined) pending?.resolve(reply.result);
     else pending?.reject(new Error(reply.error));
   });
   // Should the thread die, checkpoints fall back to the writer's commits, pending click
@@ -80,13 +84,13 @@ export function startSqliteBackground(
   worker.unref();
 
   /** Sends a batch; settles with the thread's reply. */
-  const request = (message: (id: number) => ThreadMessage, transfer: ArrayBuffer[] = []) =>
-    new Promise<void>((resolve, reject) => {
+  const request = <T = void>(message: (id: number) => ThreadMessage, transfer: ArrayBuffer[] = []) =>
+    new Promise<T>((resolve, reject) => {
       if (exited) return reject(new Error('SQLite background thread exited'));
       const id = nextId++;
       // Referenced while a reply is owed, so a shutdown's last flush is not cut off.
       if (waiting.size === 0) worker.ref();
-      waiting.set(id, { resolve, reject });
+      waiting.set(id, { resolve: resolve as (result: unknown) => void, reject });
       worker.postMessage(message(id), transfer);
     });
 
@@ -101,6 +105,10 @@ export function startSqliteBackground(
       return request((id) => ({ type: 'events', id, batch: packed }), [packed.numbers.buffer as ArrayBuffer, packed.texts.buffer as ArrayBuffer]);
     },
     rollUpLinks: () => request((id) => ({ type: 'links', id })),
+    importLinks: (batch) => {
+      const packed = packImport(batch);
+      return request<ImportOutcome[]>((id) => ({ type: 'import', id, batch: packed }), transfersOf(packed));
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (exited) return resolve();

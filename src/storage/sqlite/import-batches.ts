@@ -1,0 +1,125 @@
+// `brief import` on SQLite (decision 0025): a batch's rows written one statement at a time, with
+// statements prepared once, inside a write the caller opened.
+import type SQLite from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { STORED_KEY } from '../link-codes.js';
+import { type ImportBatch, type ImportedLink, type ImportOutcome, placements } from '../stores/imports.js';
+import { SqliteCodedIds } from './coded-ids.js';
+
+/**
+ * Writes import batches on one SQLite connection, with statements prepared once, inside a write
+ * that the caller opened (a group commit on the server's connection, a transaction on the
+ * background thread).
+ */
+export class SqliteImportBatches {
+  private readonly statements: SqliteStatements;
+  private readonly ids = new SqliteCodedIds();
+
+  constructor(private readonly sqlite: SQLite.Database) {
+    this.statements = prepare(sqlite);
+  }
+
+  write({ source, links, codeLengths, dryRun }: ImportBatch): ImportOutcome[] {
+    const run: SqliteRun = { ...this.statements, sqlite: this.sqlite, ids: this.ids, codeLength: (domain) => codeLengths[domain]! };
+    // A write first: it takes the write lock (waiting busy_timeout for another writer) before any read
+    // takes a snapshot, which another process's commit would make stale (SQLITE_BUSY, with no wait).
+    run.lock.run();
+    if (!dryRun) return links.map((link) => writeSqliteRow(run, source, link));
+    run.dryOpen.run();
+    try {
+      return links.map((link) => writeSqliteRow(run, source, link));
+    } finally {
+      run.dryRollback.run();
+      run.dryRelease.run();
+    }
+  }
+}
+
+interface SqliteStatements {
+  lock: Statement;
+  known: Statement<[string, string], number>;
+  insert: Statement<unknown[]>;
+  holder: Statement<[string, string], number>;
+  note: Statement<[string, string, number, number]>;
+  clicks: Statement<[number, number]>;
+  dryOpen: Statement;
+  dryRollback: Statement;
+  dryRelease: Statement;
+}
+
+const INSERT_COLUMNS =
+  'id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, coded';
+
+/** Pages the import's connection may keep (KiB, SQLite's negative cache_size): random keys touch every page of the indexes. */
+const IMPORT_CACHE_KIB = 256 * 1024;
+
+function prepare(sqlite: SQLite.Database): SqliteStatements {
+  // The connection is the CLI's own: a larger page cache for the import does not reach a server's.
+  sqlite.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
+  return {
+    lock: sqlite.prepare('delete from link_imports where 0'),
+    known: sqlite.prepare<[string, string], number>('select link_id from link_imports where source = ? and origin_key = ?').pluck(),
+    // Imported links stay out of the dedupe index (reusable 0): the shortener they came from may hold several links to a URL.
+    insert: sqlite.prepare(
+      `insert into links (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null, ?, null, 0, ?, ?) on conflict do nothing`,
+    ),
+    holder: sqlite.prepare<[string, string], number>(`select id from links where domain = ? and key = ? and ${STORED_KEY}`).pluck(),
+    note: sqlite.prepare('insert into link_imports (source, origin_key, link_id, imported_at) values (?, ?, ?, ?)'),
+    clicks: sqlite.prepare('insert into link_clicks (link_id, clicks) values (?, ?)'),
+    dryOpen: sqlite.prepare('savepoint import_dry'),
+    dryRollback: sqlite.prepare('rollback to savepoint import_dry'),
+    dryRelease: sqlite.prepare('release savepoint import_dry'),
+  };
+}
+
+interface SqliteRun extends SqliteStatements {
+  readonly sqlite: SQLite.Database;
+  readonly ids: SqliteCodedIds;
+  readonly codeLength: (domain: string) => number;
+}
+
+function writeSqliteRow(run: SqliteRun, source: string, link: ImportedLink): ImportOutcome {
+  if (run.known.get(source, link.originKey) !== undefined) return { skipped: true };
+  // A kept key never takes the place of a code made from an id on its domain.
+  if (link.key !== null && run.ids.codedHolder(run.sqlite, link.domain, link.key)) return { keyTaken: true };
+  for (const placement of placements(link)) {
+    let id: number | null = null;
+    let code: string;
+    let slug: string | null = null;
+    if ('keptCode' in placement) {
+      code = placement.keptCode;
+      // Codes are unique across domains: a kept code a link of another domain has becomes a slug.
+      if (run.ids.codedWithCode(run.sqlite, code)) continue;
+    } else {
+      ({ id, code } = run.ids.next(run.sqlite, link.domain, run.codeLength(link.domain)));
+      slug = placement.slug;
+    }
+    const key = slug ?? code;
+    const result = run.insert.run(
+      id,
+      code,
+      link.domain,
+      key,
+      slug,
+      link.url,
+      link.urlHash,
+      link.title,
+      link.accountId,
+      link.status,
+      link.createdAt,
+      link.comment,
+      link.expiresAt,
+      link.forwardQuery ? 1 : 0,
+      id === null ? 0 : 1,
+    );
+    if (result.changes === 0) {
+      if (run.holder.get(link.domain, key) !== undefined) return { keyTaken: true };
+      continue; // the kept code alone was taken (on another domain)
+    }
+    const linkId = Number(result.lastInsertRowid);
+    run.note.run(source, link.originKey, linkId, Date.now());
+    if (link.clicks > 0) run.clicks.run(linkId, link.clicks);
+    return { imported: { id: linkId, domain: link.domain, key } };
+  }
+  throw new Error(`Import row ${link.originKey} found no place`);
+}

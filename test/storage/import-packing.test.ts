@@ -1,0 +1,56 @@
+// Import batches packed for the SQLite background thread come out as they went in.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { packImport, transfersOf, unpackImport } from '../../src/storage/sqlite/import-packing.js';
+import type { ImportBatch, ImportedLink } from '../../src/storage/stores/imports.js';
+
+const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink => ({
+  originKey: `key-${i}`,
+  accountId: 3 + i,
+  domain: i % 2 ? 'go.example' : 'short.test',
+  key: `k${i}`,
+  keyIsCode: false,
+  url: `https://example.com/${i}`,
+  urlHash: createHash('sha256').update(`https://example.com/${i}`).digest(),
+  title: `Title ${i}`,
+  comment: null,
+  createdAt: 1_700_000_000_000 + i,
+  expiresAt: null,
+  status: 'public',
+  clicks: 0,
+  forwardQuery: true,
+  ...fields,
+});
+
+describe('import packing', () => {
+  it('round-trips every field: nulls, flags, times and each link’s own hash', () => {
+    const batch: ImportBatch = {
+      source: 'csv',
+      codeLengths: { 'short.test': 7, 'go.example': 5 },
+      dryRun: true,
+      links: [
+        link(0),
+        link(1, { key: null, title: null, comment: 'moved', expiresAt: 1_900_000_000_000, status: 'blocked', clicks: 12, forwardQuery: false }),
+        link(2, { keyIsCode: true, key: 'x4Tq9Zb', clicks: 2 ** 40 }),
+      ],
+    };
+    const packed = packImport(batch);
+    assert.equal(transfersOf(packed).length, 3);
+    const unpacked = unpackImport(structuredClone(packed, { transfer: transfersOf(packed) }));
+    assert.deepEqual(
+      unpacked.links.map((l) => ({ ...l, urlHash: Buffer.from(l.urlHash).toString('hex') })),
+      batch.links.map((l) => ({ ...l, urlHash: l.urlHash.toString('hex') })),
+    );
+    assert.ok(
+      unpacked.links.every((l) => Buffer.isBuffer(l.urlHash)),
+      'hashes bind as blobs',
+    );
+    assert.deepEqual({ ...unpacked, links: [] }, { ...batch, links: [] });
+  });
+
+  it('packs an empty batch', () => {
+    const batch: ImportBatch = { source: 'brief', codeLengths: {}, dryRun: false, links: [] };
+    assert.deepEqual(unpackImport(packImport(batch)), batch);
+  });
+});
