@@ -2,7 +2,7 @@
 // (decision 0025; docs/operations.md, "Import"). Rows that cannot go in are listed on stderr with
 // where they were and why; a progress line on a terminal; a summary on stdout.
 import { type Command, Option } from 'commander';
-import { loadConfig } from '../config.js';
+import { type DatabaseTarget, loadConfig } from '../config.js';
 import { briefRows, minimalCsvRows } from '../import/brief-formats.js';
 import { MalformedInput } from '../import/csv-records.js';
 import { bitlyRows, kuttRows, shlinkRows } from '../import/hosted-formats.js';
@@ -11,7 +11,7 @@ import { type OpenedFile, openText, UnreadableFile } from '../import/input.js';
 import type { SourceRow } from '../import/source-rows.js';
 import { yourlsRows } from '../import/yourls.js';
 import { consoleLog } from '../log.js';
-import { createServices, openMigratedDatabase } from '../services.js';
+import { createServices, databaseInUse, isDatabaseFile, openMigratedDatabase } from '../services.js';
 import { openSharedState } from '../shared-state/shared-state.js';
 import { UsageError } from './cli-support.js';
 
@@ -64,6 +64,20 @@ function summary(tally: ImportTally, seconds: number, dryRun: boolean): string {
   );
 }
 
+/**
+ * Whether no other process has the SQLite database open (asked before this one opens it): then the
+ * import writes its batches back to back, as fast as it can; with a server on the file it leaves the
+ * lock free between batches, so that the server's writes never wait long (importer.ts).
+ */
+function aloneOn(database: DatabaseTarget): boolean {
+  if (database.kind !== 'sqlite' || !isDatabaseFile(database.path)) return false;
+  try {
+    return !databaseInUse(database.path);
+  } catch {
+    return false; // cannot be asked (a damaged file): the careful way, and the open below says what is wrong
+  }
+}
+
 async function importLinks(file: string, options: ImportCommandOptions): Promise<void> {
   const config = loadConfig();
   let opened: OpenedFile;
@@ -73,6 +87,7 @@ async function importLinks(file: string, options: ImportCommandOptions): Promise
     if (error instanceof UnreadableFile) throw new UsageError(error.message);
     throw error;
   }
+  const alone = aloneOn(config.database);
   const database = await openMigratedDatabase(config, 2);
   // With REDIS_URL, running servers hear of each imported link at once (as of a link made through the API).
   const shared = openSharedState(config, consoleLog);
@@ -100,6 +115,7 @@ async function importLinks(file: string, options: ImportCommandOptions): Promise
       source: options.format === 'csv' ? 'csv' : options.format,
       account: options.account,
       dryRun: options.dryRun === true,
+      alone,
       onProgress: (now) => {
         tally = now;
         progress.update(now);

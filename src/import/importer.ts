@@ -26,7 +26,13 @@ export interface ImportDeps {
   /** Running servers' caches hear of each new link (Redis when configured; else their 2-second miss entries expire). */
   readonly changes: { announce(domain: string, key: string): void };
   readonly store: {
-    write(source: string, links: readonly ImportedLink[], codeLength: (domain: string) => number, dryRun: boolean): Promise<ImportOutcome[]>;
+    write(
+      source: string,
+      links: readonly ImportedLink[],
+      codeLength: (domain: string) => number,
+      dryRun: boolean,
+      alone?: boolean,
+    ): Promise<ImportOutcome[]>;
   };
   readonly allowUrlCredentials: boolean;
 }
@@ -37,6 +43,8 @@ export interface ImportOptions {
   /** Every link goes to this account; otherwise a Brief export's owner (made when missing), else `anonymous`. */
   readonly account?: string;
   readonly dryRun: boolean;
+  /** No other process (a server) has the database open: its batches may be written back to back. */
+  readonly alone?: boolean;
   /** Rows a write takes: short enough that a running server's writes wait a few milliseconds, not seconds. */
   readonly batchSize?: number;
   /** Called after every batch, and for each row refused (progress and report). */
@@ -142,7 +150,7 @@ export class Importer {
       // A code as a shorten on the link's domain would make it (the domain's length).
       const codeLength = (domain: string) => this.codeLengths.get(domain) ?? MIN_CODE_LENGTH;
       const began = performance.now();
-      const outcomes = await this.deps.store.write(options.source, links, codeLength, options.dryRun);
+      const outcomes = await this.deps.store.write(options.source, links, codeLength, options.dryRun, options.alone);
       const took = performance.now() - began;
       tally.longestWriteMs = Math.max(tally.longestWriteMs, took);
       this.fitBatch(links.length, took);

@@ -15,13 +15,22 @@ export class SqlImportStore implements ImportStore {
 
   constructor(private readonly connection: Connection) {}
 
-  write(source: string, links: readonly ImportedLink[], codeLength: (domain: string) => number, dryRun: boolean): Promise<ImportOutcome[]> {
+  write(
+    source: string,
+    links: readonly ImportedLink[],
+    codeLength: (domain: string) => number,
+    dryRun: boolean,
+    alone = false,
+  ): Promise<ImportOutcome[]> {
     const { writeSqlite, background } = this.connection;
     if (writeSqlite) {
       const batch: ImportBatch = { source, links, codeLengths: lengthsOn(links, codeLength), dryRun };
-      // On the background thread (its own connection) while it runs: this thread reads and checks the
-      // next batch's rows meanwhile, so the two halves of an import's work overlap.
-      if (background?.running) return background.importLinks(batch);
+      // Alone on the file, on the background thread (its own connection): this thread reads and checks
+      // the next batch's rows meanwhile, so the two halves of the work overlap and the lock is hardly
+      // ever free. With a server on the file, written here between reads, which leaves the lock free
+      // about half the time: SQLite's busy wait only polls, so a server's write would otherwise wait
+      // seconds behind batches written back to back.
+      if (alone && background?.running) return background.importLinks(batch);
       return writeSqlite((sqlite) => {
         this.sqliteBatches ??= new SqliteImportBatches(sqlite);
         return this.sqliteBatches.write(batch);

@@ -204,6 +204,7 @@ describe('SQLite background thread', () => {
       ],
       () => 7,
       false,
+      true, // alone on the file: the thread's way, were it running
     );
     assert.equal((outcomes[0] as { imported: { key: string } }).imported.key, 'fallback-one');
     const row = await t.database.db.selectFrom('links').select('title').where('key', '=', 'fallback-one').executeTakeFirst();

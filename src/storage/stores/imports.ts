@@ -33,9 +33,16 @@ export interface ImportStore {
   /**
    * Writes a batch in one short transaction; outcomes in the batch's order. `dryRun`: the same
    * work, rolled back, so the outcomes say what a real run would do. `codeLength`: the length of
-   * the codes made on a domain.
+   * the codes made on a domain. `alone`: no other process has the database open, so on SQLite the
+   * batches may be written back to back on the background thread (nobody else waits for the lock).
    */
-  write(source: string, links: readonly ImportedLink[], codeLength: (domain: string) => number, dryRun: boolean): Promise<ImportOutcome[]>;
+  write(
+    source: string,
+    links: readonly ImportedLink[],
+    codeLength: (domain: string) => number,
+    dryRun: boolean,
+    alone?: boolean,
+  ): Promise<ImportOutcome[]>;
 }
 
 /** Where a row's link goes: a kept code (stored, as links from before keep theirs), or a code made from its id with its slug. */
