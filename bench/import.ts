@@ -1,7 +1,8 @@
 // `npm run bench:import [-- --links N] [--keep]`: `brief import` of a CSV file of N links (1,000,000 by
-// default) into an empty SQLite database, run as the real command, twice: alone on the file (links a
-// second, target 50,000, and the database's size after), then with a write made through the same file
-// every 100 ms, as a running server's, to show how long such writes wait (docs/benchmarks.md, "Import").
+// default) into an empty SQLite database, run as the real command, three times: alone on the file (links
+// a second, target 50,000, and the database's size after); with a write made through the same file every
+// 100 ms, as a running server's, to show how long such writes wait; and with that writer opening the file
+// a second into the import, as a server started meanwhile (docs/benchmarks.md, "Import").
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -54,15 +55,16 @@ interface ImportRun {
  * leaves the lock free between its batches. Without it, the import has the file to itself and writes
  * its batches back to back on the background thread.
  */
-async function importOnce(db: string, withWriter: boolean): Promise<ImportRun> {
+async function importOnce(db: string, withWriter: 'none' | 'from the start' | 'after a second'): Promise<ImportRun> {
   const database = openDatabase({ kind: 'sqlite', path: db });
   await migrateToLatest(database);
   await database.close();
 
-  const probe = withWriter ? new SQLite(db) : undefined;
+  let probe: SQLite.Database | undefined;
   const waits: number[] = [];
   let timer: NodeJS.Timeout | undefined;
-  if (probe) {
+  const startWriter = () => {
+    probe = new SQLite(db);
     probe.pragma('busy_timeout = 10000');
     probe.exec('create table if not exists bench_probe (at integer)');
     const insert = probe.prepare('insert into bench_probe (at) values (?)');
@@ -71,7 +73,10 @@ async function importOnce(db: string, withWriter: boolean): Promise<ImportRun> {
       insert.run(Date.now());
       waits.push(performance.now() - t0);
     }, 100);
-  }
+  };
+  // Opened before the import: it sees a server on the file. Opened a second in: it has the file to itself.
+  if (withWriter === 'from the start') startWriter();
+  const late = withWriter === 'after a second' ? setTimeout(startWriter, 1000) : undefined;
 
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js'), 'import', csv, '--format', 'csv'], {
@@ -84,6 +89,7 @@ async function importOnce(db: string, withWriter: boolean): Promise<ImportRun> {
   });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const seconds = (performance.now() - started) / 1000;
+  clearTimeout(late);
   clearInterval(timer);
   if (probe) {
     probe.exec('drop table bench_probe');
@@ -101,13 +107,15 @@ async function importOnce(db: string, withWriter: boolean): Promise<ImportRun> {
 
 async function main(): Promise<void> {
   writeCsv();
-  const alone = await importOnce(db, false);
-  const shared = await importOnce(path.join(dir, 'brief-shared.db'), true);
+  const alone = await importOnce(db, 'none');
+  const shared = await importOnce(path.join(dir, 'brief-shared.db'), 'from the start');
+  const joined = await importOnce(path.join(dir, 'brief-joined.db'), 'after a second');
   const pct = (waits: number[], p: number) =>
     waits.length ? waits[Math.min(waits.length - 1, Math.floor((p / 100) * waits.length))]!.toFixed(1) : '-';
   const rate = (run: ImportRun) => `${Math.round(run.count / run.seconds).toLocaleString('en')} links/s`;
   console.log(alone.out);
   console.log(shared.out);
+  console.log(joined.out);
   console.log(
     [
       `import: ${alone.count.toLocaleString('en')} links from a ${(sizeOf(csv) / 1e6).toFixed(0)} MB CSV in ${alone.seconds.toFixed(1)} s`,
@@ -115,6 +123,8 @@ async function main(): Promise<void> {
       `database after: ${(alone.bytes / 1e6).toFixed(0)} MB (${Math.round(alone.bytes / alone.count)} bytes a link)`,
       `with another writer on the file (as a running server): ${rate(shared)} in ${shared.seconds.toFixed(1)} s; ` +
         `its waits (${shared.waits.length} writes): p50 ${pct(shared.waits, 50)} ms, p99 ${pct(shared.waits, 99)} ms, max ${pct(shared.waits, 100)} ms`,
+      `with another writer opening the file a second into the import: ${rate(joined)}; its waits (${joined.waits.length} writes): ` +
+        `p50 ${pct(joined.waits, 50)} ms, p99 ${pct(joined.waits, 99)} ms, max ${pct(joined.waits, 100)} ms`,
     ].join('\n'),
   );
   if (!args.includes('--keep')) fs.rmSync(dir, { recursive: true, force: true });

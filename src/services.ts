@@ -44,7 +44,7 @@ export { knownMigrations } from './storage/migrate.js';
 export { backupSqliteFile, databaseInUse, inspectBriefDatabase, replaceSqliteFile } from './storage/sqlite/backup-files.js';
 export { isDatabaseFile } from './storage/sqlite/file-modes.js';
 // For `brief import` (decision 0025).
-export type { ImportedLink, ImportOutcome } from './storage/stores/imports.js';
+export type { ImportedLink, ImportOutcome, ImportStore } from './storage/stores/imports.js';
 
 /** Opens the configured database and brings its schema up to date. */
 export async function openMigratedDatabase(config: Config, poolMax = config.databasePoolMax): Promise<Database> {

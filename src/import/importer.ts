@@ -8,7 +8,7 @@ import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { COMMENT_MAX_LENGTH, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
 import { urlHash } from '../links/url-hash.js';
 import { linkDestination } from '../net/normalize-url.js';
-import type { ImportedLink, ImportOutcome } from '../services.js';
+import type { ImportedLink, ImportStore } from '../services.js';
 import { MalformedInput } from './csv-records.js';
 import type { SourceRow } from './source-rows.js';
 
@@ -25,15 +25,7 @@ export interface ImportDeps {
   readonly blockedHosts: { covers(hostname: string): boolean };
   /** Running servers' caches hear of each new link (Redis when configured; else their 2-second miss entries expire). */
   readonly changes: { announce(domain: string, key: string): void };
-  readonly store: {
-    write(
-      source: string,
-      links: readonly ImportedLink[],
-      codeLength: (domain: string) => number,
-      dryRun: boolean,
-      alone?: boolean,
-    ): Promise<ImportOutcome[]>;
-  };
+  readonly store: ImportStore;
   readonly allowUrlCredentials: boolean;
 }
 

@@ -35,6 +35,11 @@ const BUSY_TIMEOUT_MS = 5000;
 /** How long a RESTART checkpoint waits for readers on an older snapshot before it gives up until the next tick. */
 const RESTART_BUSY_MS = 50;
 
+/** Import batches written back to back for at most this long, then a pause of IMPORT_GAP_MS (importBatch). */
+const IMPORT_RUN_MS = 800;
+/** Longer than SQLite's longest sleep between two tries of a busy wait (100 ms). */
+const IMPORT_GAP_MS = 110;
+
 /** How often the link_id rows catch up with the events written meanwhile, when fewer than LINK_ROLLUP_EVENTS came. */
 const LINK_ROLLUP_MS = 1000;
 
@@ -134,15 +139,26 @@ if (port) {
       ),
     );
   let imports: SqliteImportBatches | undefined;
-  /** An import batch in one transaction, committed as durably as the server's own writes (synchronous FULL). */
+  /** When the current run of import batches written back to back began, and when the last one ended. */
+  let importRun = { began: 0, ended: 0 };
+  /**
+   * An import batch in one transaction, committed as durably as the server's own writes (synchronous
+   * FULL). After IMPORT_RUN_MS of batches back to back the lock stays free for IMPORT_GAP_MS (the next
+   * batch waits in the queue), so that a process that opened the file meanwhile (a server started during
+   * the import) gets its write in within about a second: SQLite's busy wait polls every 100 ms at most.
+   */
   const importBatch = (batch: PackedImport) => {
     imports ??= new SqliteImportBatches(sqlite);
+    const began = Date.now();
+    if (began - importRun.ended >= IMPORT_GAP_MS) importRun = { began, ended: began };
     const write = sqlite.transaction(() => imports!.write(unpackImport(batch)));
     sqlite.pragma('synchronous = FULL');
     try {
       return write.immediate();
     } finally {
       sqlite.pragma('synchronous = NORMAL');
+      importRun.ended = Date.now();
+      if (importRun.ended - importRun.began >= IMPORT_RUN_MS) enqueue(() => new Promise((resolve) => setTimeout(resolve, IMPORT_GAP_MS)));
     }
   };
   const apply = async (message: Exclude<ThreadMessage, { type: 'stop' }>): Promise<unknown> => {
