@@ -142,10 +142,20 @@ export class PeopleService {
     }
   }
 
-  /** `brief user remove`: the person, their memberships and sessions. */
+  /** `brief user remove`: the person, their memberships and sessions; never a workspace's last owner. */
   async remove(rawEmail: string): Promise<void> {
-    const user = await this.store.userByEmail(rawEmail.trim());
-    if (!user || !(await this.store.removeUser(user.id))) throw BriefError.notFound(`No user with the email ${rawEmail.trim()}`);
+    const email = rawEmail.trim();
+    const user = await this.store.userByEmail(email);
+    const outcome = user ? await this.store.removeUser(user.id) : 'missing';
+    if (outcome === 'missing') throw BriefError.notFound(`No user with the email ${email}`);
+    if (outcome !== 'removed') {
+      const names = outcome.lastOwnerOf.join(', ');
+      throw BriefError.invalid(
+        'email',
+        'lastOwner',
+        `${email} is the last owner of ${names}: make someone else owner first (brief user create EMAIL --workspace NAME --role owner)`,
+      );
+    }
   }
 
   /** An admin (or an owner, for the owner role) invites someone into the caller's workspace. */

@@ -93,13 +93,30 @@ export class SqlPeopleStore implements PeopleStore {
     return [...users.values()];
   }
 
-  async removeUser(id: number): Promise<boolean> {
+  async removeUser(id: number): Promise<'removed' | 'missing' | { lastOwnerOf: string[] }> {
     return this.connection.write(async (db) => {
+      const owned = db.selectFrom('memberships').select('account_id').where('user_id', '=', id).where('role', '=', 'owner');
+      // PostgreSQL: the workspaces' row locks make this take turns with changes of their members
+      // (changeMembership), so two owners removed at once cannot both see the other still there.
+      if (this.connection.dialect === 'postgres') {
+        await db.selectFrom('accounts').select('id').where('id', 'in', owned).orderBy('id').forUpdate().execute();
+      }
+      const alone = await db
+        .selectFrom('memberships')
+        .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+        .select('accounts.name')
+        .where('memberships.account_id', 'in', owned)
+        .where('memberships.role', '=', 'owner')
+        .groupBy(['memberships.account_id', 'accounts.name'])
+        .having((eb) => eb.fn.countAll(), '=', 1)
+        .orderBy('accounts.name')
+        .execute();
+      if (alone.length > 0) return { lastOwnerOf: alone.map((row) => row.name) };
       // Explicitly, not only by cascade: SQLite enforces foreign keys per connection.
       await db.deleteFrom('sessions').where('user_id', '=', id).execute();
       await db.deleteFrom('memberships').where('user_id', '=', id).execute();
       const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return Number(result.numDeletedRows) > 0 ? 'removed' : 'missing';
     });
   }
 

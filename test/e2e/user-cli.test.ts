@@ -78,6 +78,7 @@ describe('people from the CLI', () => {
       'a very good password',
     );
     await cliFails(/No user with the email nobody@example.com/, ['user', 'remove', 'nobody@example.com']);
+    await cliFails(/ada@example\.com is the last owner of ada@example\.com: make someone else owner first/, ['user', 'remove', 'ada@example.com']);
     assert.equal(await cli(['user', 'list']), users);
     assert.equal(await cli(['account', 'list']), accounts);
   });

@@ -9,6 +9,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import { PeopleService } from '../../src/accounts/people-service.js';
 import type { Role } from '../../src/accounts/roles.js';
 import { hashToken } from '../../src/accounts/tokens.js';
+import type { BriefError } from '../../src/errors.js';
 import { BASE_PREFIX, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn } from '../support/people.js';
@@ -207,6 +208,30 @@ for (const dialect of dialects) {
       });
       assert.equal(stepDown.statusCode, 200, stepDown.body);
       assert.equal(await ctx.t.database.people.roleIn(admin.id, team.id), 'owner');
+    });
+
+    it('is never removed as a person (brief user remove) either: the workspaces are named, nothing changes', async () => {
+      const team = await ctx.t.account('sole');
+      const other = await ctx.t.account('shared');
+      const owner = await addUser(ctx.t, team.id, 'owner');
+      const second = await addUser(ctx.t, other.id, 'owner');
+      await ctx.t.database.people.addMembership(owner.id, other.id, 'owner');
+      const people = new PeopleService(ctx.t.database.people, ctx.t.accounts, BASE_PREFIX);
+      await assert.rejects(people.remove(owner.email), (error: BriefError) => {
+        assert.equal(error.code, 'E_VALIDATION_ERROR');
+        assert.equal(error.errors?.[0]?.rule, 'lastOwner');
+        assert.match(error.message, new RegExp(`${owner.email} is the last owner of ${team.name}: make someone else owner first`));
+        assert.doesNotMatch(error.message, new RegExp(other.name), 'a workspace with another owner is not named');
+        return true;
+      });
+      assert.equal(await ctx.t.database.people.roleIn(owner.id, team.id), 'owner', 'nothing removed');
+      assert.equal(await ctx.t.database.people.roleIn(owner.id, other.id), 'owner');
+      // With another owner in the first workspace too, the person goes, and the workspaces keep their owners.
+      await ctx.t.database.people.addMembership(second.id, team.id, 'owner');
+      await people.remove(owner.email);
+      assert.equal(await ctx.t.database.people.userById(owner.id), undefined);
+      assert.equal(await ctx.t.database.people.roleIn(second.id, team.id), 'owner');
+      assert.equal(await ctx.t.database.people.removeUser(owner.id), 'missing');
     });
 
     it('stays when two owners demote or remove each other at once: exactly one change wins', async () => {

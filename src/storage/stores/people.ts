@@ -64,8 +64,11 @@ export interface PeopleStore {
   userById(id: number): Promise<UserRecord | undefined>;
   /** Every user, or a workspace's members, with their memberships. */
   listUsers(accountId?: number): Promise<Array<UserRecord & { memberships: MembershipRecord[] }>>;
-  /** Removes a user with its memberships and sessions; false when there is none. */
-  removeUser(id: number): Promise<boolean>;
+  /**
+   * Removes a user with its memberships and sessions: `missing` when there is none, and nothing is
+   * removed while the user is the last owner of a workspace (`lastOwnerOf` names them).
+   */
+  removeUser(id: number): Promise<'removed' | 'missing' | { lastOwnerOf: string[] }>;
   membershipsOf(userId: number): Promise<MembershipRecord[]>;
   roleIn(userId: number, accountId: number): Promise<RoleName | undefined>;
   /**
