@@ -17,16 +17,10 @@ export interface PasskeyRecord {
   readonly lastUsedAt: number | null;
 }
 
-export interface NewPasskey {
-  readonly userId: number;
-  readonly credentialId: string;
-  readonly userHandle: string;
-  readonly publicKey: string;
-  readonly counter: number;
-  readonly transports: readonly string[];
-  readonly name: string;
+/** A passkey to keep: what its record holds but the id and times, which `now` gives. */
+export type NewPasskey = Pick<PasskeyRecord, 'userId' | 'credentialId' | 'userHandle' | 'publicKey' | 'counter' | 'transports' | 'name'> & {
   readonly now: number;
-}
+};
 
 export type ChallengePurpose = 'register' | 'sign-in' | 'invitation';
 
