@@ -82,8 +82,12 @@ export class VisitEnricher {
     private readonly city?: PlaceLookup,
   ) {}
 
-  /** Between two batches of visits: forgets what it remembers of headers and profiles, past REMEMBERED_MAX of each. */
+  /**
+   * After a batch of visits: forgets its last visit (no address stays past its batch) and what it
+   * remembers of headers and profiles, past REMEMBERED_MAX of each.
+   */
   trim(): void {
+    this.last = undefined;
     for (const table of [this.agents, this.referrers, this.languages]) if (table.size > REMEMBERED_MAX) table.clear();
     this.profiles.trim();
   }

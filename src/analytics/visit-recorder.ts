@@ -140,12 +140,12 @@ export class VisitRecorder extends PeriodicWriter {
     const visits = this.pending;
     this.pending = [];
     const folded = new Fold();
-    this.enricher.trim();
     for (let k = 0; k < visits.length; k++) {
       const visit = visits[k]!;
       folded.add(visit, this.enricher.profile(visit));
       if ((k + 1) % SLICE === 0 && k + 1 < visits.length) await setImmediate();
     }
+    this.enricher.trim();
     const events = this.ready.length === 0 ? folded.events() : this.ready.concat(folded.events());
     this.ready = [];
     for (let i = 0; i < events.length; i += CHUNK) {

@@ -202,6 +202,7 @@ describe('VisitEnricher', () => {
     assert.equal(elsewhere.country, null);
     assert.equal(elsewhere.browser, first.browser);
     enricher.trim();
+    assert.equal((enricher as unknown as { last?: unknown }).last, undefined, 'no visit (and so no address) is held past its batch');
     assert.equal(enricher.profile(visit({ socketAddress: '10.0.0.3' })), first, 'kept across batches while under the bound');
   });
 
