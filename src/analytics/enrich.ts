@@ -52,9 +52,10 @@ const NOTHING: VisitProfile = {
 const NO_AGENT: Agent = { bot: null, browser: null, browserVersion: null, os: null, deviceType: null, deviceVendor: null };
 
 /**
- * Distinct user agents, referrers, languages and profiles kept from one batch to the next (each its
- * own table, emptied between batches when past it): a crawl of made-up headers only empties them.
- * Never emptied within a batch, so that visits alike in a batch share one profile.
+ * Distinct user agents, languages and profiles kept from one batch to the next (each its own table,
+ * emptied between batches when past it): a crawl of made-up headers only empties them. Never emptied
+ * within a batch, so that visits alike in a batch share one profile (addresses and referrers are kept
+ * for the batch only: they say who visited, and from which page).
  */
 const REMEMBERED_MAX = 2000;
 const FIELD_MAX = 64;
@@ -70,6 +71,9 @@ export class VisitEnricher {
   private readonly agents = new Map<string, Agent>();
   private readonly referrers = new Map<string, string | null>();
   private readonly languages = new Map<string, string | null>();
+  /** Places by address, for one batch: busy clients and proxies come back often, and a lookup costs more than the visit. */
+  private readonly countries = new Map<string, string | null>();
+  private readonly cities = new Map<string, string | null>();
   private readonly profiles = new Profiles();
   private last: RawVisit | undefined;
   private lastProfile: VisitProfile = NOTHING;
@@ -83,12 +87,16 @@ export class VisitEnricher {
   ) {}
 
   /**
-   * After a batch of visits: forgets its last visit (no address stays past its batch) and what it
-   * remembers of headers and profiles, past REMEMBERED_MAX of each.
+   * After a batch of visits: forgets its last visit, every address it looked up and every Referer it
+   * read (no address or referring page stays in memory past its batch), and what it remembers of user
+   * agents, languages and profiles past REMEMBERED_MAX of each.
    */
   trim(): void {
     this.last = undefined;
-    for (const table of [this.agents, this.referrers, this.languages]) if (table.size > REMEMBERED_MAX) table.clear();
+    this.referrers.clear();
+    this.countries.clear();
+    this.cities.clear();
+    for (const table of [this.agents, this.languages]) if (table.size > REMEMBERED_MAX) table.clear();
     this.profiles.trim();
   }
 
@@ -127,8 +135,8 @@ export class VisitEnricher {
       this.agent(userAgent, true),
       remembered(this.languages, visit.acceptLanguage, firstLanguage),
       remembered(this.referrers, visit.referer, referrerHost),
-      address !== undefined && this.country ? this.country(address) : null,
-      address !== undefined && this.city ? this.city(address) : null,
+      this.country ? remembered(this.countries, address, this.country) : null,
+      this.city ? remembered(this.cities, address, this.city) : null,
     );
   }
 

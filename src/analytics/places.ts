@@ -58,10 +58,8 @@ function lookupIn(mmdb: Buffer, pick: (record: Record<string, unknown>) => strin
   // The reader's types are MaxMind's own records; other databases' records differ, hence the plain object.
   // Its cache holds decoded records by their place in the file: a country database has a few hundred.
   const reader = new Reader<Response>(mmdb, { cache: new LRUCache<number, Response>({ max: RECORDS_MAX }) });
-  // The last few thousand addresses' answers, in memory only (never written, gone on restart):
-  // busy clients and proxies come back often, and parsing an address costs more than the visit.
-  const recent = new Map<string, string | null>();
-  const lookup = (address: string): string | null => {
+  // No answer is kept by address here: the enricher remembers them for one batch of visits only.
+  return (address: string): string | null => {
     // Only public unicast addresses have a place: the whois data places some private and
     // documentation ranges (192.168/16, 203.0.113/24) in the registry's home country.
     if (isIP(address) === 0) return null;
@@ -74,15 +72,6 @@ function lookupIn(mmdb: Buffer, pick: (record: Record<string, unknown>) => strin
       return null;
     }
   };
-  return (address) => {
-    let place = recent.get(address);
-    if (place !== undefined) return place;
-    place = lookup(address);
-    if (recent.size >= RECENT_MAX) recent.clear();
-    recent.set(address, place);
-    return place;
-  };
 }
 
-const RECENT_MAX = 4096;
 const RECORDS_MAX = 4096;

@@ -196,13 +196,16 @@ describe('VisitEnricher', () => {
     // Another address in the same country, the same headers as new strings: the same profile, its address looked up.
     const other = enricher.profile(visit({ forwardedFor: '198.51.100.23', userAgent: `${IPHONE} `.trimEnd(), socketAddress: '10.0.0.2' }));
     assert.equal(other, first);
-    assert.deepEqual(asked, ['198.51.100.23', '198.51.100.23']);
+    assert.deepEqual(asked, ['198.51.100.23'], 'an address is looked up once a batch');
     const elsewhere = enricher.profile(visit({ forwardedFor: '203.0.113.9' }));
     assert.notEqual(elsewhere, first);
     assert.equal(elsewhere.country, null);
     assert.equal(elsewhere.browser, first.browser);
     enricher.trim();
-    assert.equal((enricher as unknown as { last?: unknown }).last, undefined, 'no visit (and so no address) is held past its batch');
+    const held = enricher as unknown as { last?: unknown; referrers: Map<string, unknown>; countries: Map<string, unknown> };
+    assert.equal(held.last, undefined, 'no visit (and so no address) is held past its batch');
+    assert.equal(held.referrers.size, 0, 'no referring page is held past its batch');
+    assert.equal(held.countries.size, 0, 'no address is held past its batch');
     assert.equal(enricher.profile(visit({ socketAddress: '10.0.0.3' })), first, 'kept across batches while under the bound');
   });
 
