@@ -102,7 +102,7 @@ export class VisitEnricher {
 
   /** The event of a visit; never throws (a visit that cannot be read counts, with nothing else known). */
   enrich(visit: RawVisit): ClickEvent {
-    return { time: visit.time, linkId: visit.linkId, ...this.profile(visit), clicks: visit.visits };
+    return eventOf(visit, this.profile(visit));
   }
 
   /**
@@ -185,6 +185,11 @@ class Profiles {
     this.size++;
     return profile;
   }
+}
+
+/** The event of a visit with what it says of its visitor: its second, link and number, and the profile's values. */
+export function eventOf(visit: RawVisit, profile: VisitProfile): ClickEvent {
+  return { time: visit.time, linkId: visit.linkId, ...profile, clicks: visit.visits };
 }
 
 /** Whether two visits came with the same headers, opt-out and addresses: the same visitor, as far as analytics can tell. */

@@ -6,7 +6,7 @@ import { within } from '../nested-maps.js';
 import { PeriodicWriter } from '../periodic-writer.js';
 import type { AnalyticsStore, ClickEvent, ClickEventBatch } from '../storage/stores/analytics.js';
 import type { LinkTarget } from '../storage/stores/links.js';
-import { type RawVisit, sameVisitor, type VisitEnricher, type VisitProfile } from './enrich.js';
+import { eventOf, type RawVisit, sameVisitor, type VisitEnricher, type VisitProfile } from './enrich.js';
 
 /**
  * Events per write (one transaction). On SQLite's background thread a write of 4,096 events to
@@ -201,7 +201,7 @@ class Fold {
     const links = visit.time === this.lastTime && profile === this.lastProfile ? this.lastLinks : this.linksOf(visit.time, profile);
     const tally = links.get(visit.linkId);
     if (tally !== undefined) tally.clicks += visit.visits;
-    else links.set(visit.linkId, { time: visit.time, linkId: visit.linkId, ...profile, clicks: visit.visits });
+    else links.set(visit.linkId, eventOf(visit, profile));
   }
 
   events(): ClickEvent[] {

@@ -1,13 +1,14 @@
 // `brief import` (decision 0025): links written a batch at a time, each with a note of the row it came
 // from (link_imports), so a second run skips what the first imported. One batch is one short write:
-// on SQLite one transaction of the background thread (sqlite/import-batches.ts), on PostgreSQL one transaction.
+// on SQLite (sqlite/import-batches.ts) one transaction of the background thread when the import is alone on the
+// file, else one group commit of this connection; on PostgreSQL one transaction.
 import { type Kysely, sql } from 'kysely';
 import type { CodePermutation } from './code-permutation.js';
 import { anyClash, codedHolderIn, codeHeld, nextIds } from './coded-ids.js';
 import type { Connection } from './connection.js';
 import { permutationOf, STORED_KEY } from './link-codes.js';
-import { SqliteImportBatches } from './sqlite/import-batches.js';
-import { type ImportBatch, type ImportedLink, type ImportOutcome, type ImportStore, type Placement, placements } from './stores/imports.js';
+import { type ImportBatch, SqliteImportBatches } from './sqlite/import-batches.js';
+import { type ImportedLink, type ImportOutcome, type ImportStore, type Placement, placements } from './stores/imports.js';
 import type { Tables } from './tables.js';
 
 export class SqlImportStore implements ImportStore {

@@ -56,6 +56,27 @@ export function changeMembership(
 }
 
 /**
+ * The names of the workspaces whose only owner the user is, in the caller's write: a person removed
+ * must not leave one without an owner. On PostgreSQL it takes those workspaces' row locks first, as
+ * changeMembership does, so two owners removed at once cannot both see the other still there.
+ */
+export async function soleOwnerships(connection: Connection, db: Kysely<Tables>, userId: number): Promise<string[]> {
+  const owned = db.selectFrom('memberships').select('account_id').where('user_id', '=', userId).where('role', '=', 'owner');
+  if (connection.dialect === 'postgres') await db.selectFrom('accounts').select('id').where('id', 'in', owned).orderBy('id').forUpdate().execute();
+  const alone = await db
+    .selectFrom('memberships')
+    .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+    .select('accounts.name')
+    .where('memberships.account_id', 'in', owned)
+    .where('memberships.role', '=', 'owner')
+    .groupBy(['memberships.account_id', 'accounts.name'])
+    .having((eb) => eb.fn.countAll(), '=', 1)
+    .orderBy('accounts.name')
+    .execute();
+  return alone.map((row) => row.name);
+}
+
+/**
  * A membership, unless the user has one there already: then their role stays (an invitation never
  * demotes anyone, the last owner included; roles change through PATCH /auth/members/{userId}).
  */

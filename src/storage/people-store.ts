@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
-import { addMembership, changeMembership, claimInvitation, joinOnce } from './memberships.js';
+import { addMembership, changeMembership, claimInvitation, joinOnce, soleOwnerships } from './memberships.js';
 import type {
   InvitationRecord,
   MembershipRecord,
@@ -95,23 +95,8 @@ export class SqlPeopleStore implements PeopleStore {
 
   async removeUser(id: number): Promise<'removed' | 'missing' | { lastOwnerOf: string[] }> {
     return this.connection.write(async (db) => {
-      const owned = db.selectFrom('memberships').select('account_id').where('user_id', '=', id).where('role', '=', 'owner');
-      // PostgreSQL: the workspaces' row locks make this take turns with changes of their members
-      // (changeMembership), so two owners removed at once cannot both see the other still there.
-      if (this.connection.dialect === 'postgres') {
-        await db.selectFrom('accounts').select('id').where('id', 'in', owned).orderBy('id').forUpdate().execute();
-      }
-      const alone = await db
-        .selectFrom('memberships')
-        .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
-        .select('accounts.name')
-        .where('memberships.account_id', 'in', owned)
-        .where('memberships.role', '=', 'owner')
-        .groupBy(['memberships.account_id', 'accounts.name'])
-        .having((eb) => eb.fn.countAll(), '=', 1)
-        .orderBy('accounts.name')
-        .execute();
-      if (alone.length > 0) return { lastOwnerOf: alone.map((row) => row.name) };
+      const lastOwnerOf = await soleOwnerships(this.connection, db, id);
+      if (lastOwnerOf.length > 0) return { lastOwnerOf };
       // Explicitly, not only by cascade: SQLite enforces foreign keys per connection.
       await db.deleteFrom('sessions').where('user_id', '=', id).execute();
       await db.deleteFrom('memberships').where('user_id', '=', id).execute();

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
+import type { ImportBatch } from '../../src/storage/sqlite/import-batches.js';
 import { packImport, transfersOf, unpackImport } from '../../src/storage/sqlite/import-packing.js';
-import type { ImportBatch, ImportedLink } from '../../src/storage/stores/imports.js';
+import type { ImportedLink } from '../../src/storage/stores/imports.js';
 
 const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink => ({
   originKey: `key-${i}`,

@@ -6,7 +6,6 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { applyClickBatch } from '../click-writes.js';
 import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from '../rollups.js';
 import type { ClickBatch } from '../stores/clicks.js';
-
 import type { Tables } from '../tables.js';
 import { type PackedEvents, unpackEvents } from './event-packing.js';
 import { SqliteEventWrites } from './event-writes.js';

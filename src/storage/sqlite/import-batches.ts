@@ -3,8 +3,17 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { STORED_KEY } from '../link-codes.js';
-import { type ImportBatch, type ImportedLink, type ImportOutcome, placements } from '../stores/imports.js';
+import { type ImportedLink, type ImportOutcome, placements } from '../stores/imports.js';
 import { SqliteCodedIds } from './coded-ids.js';
+
+/** A batch of an import as SQLite writes it, on this thread or the background thread: plain data, sent as a message. */
+export interface ImportBatch {
+  readonly source: string;
+  readonly links: readonly ImportedLink[];
+  /** The length of the codes made on each of the batch's domains. */
+  readonly codeLengths: Readonly<Record<string, number>>;
+  readonly dryRun: boolean;
+}
 
 /**
  * Writes import batches on one SQLite connection, with statements prepared once, inside a write

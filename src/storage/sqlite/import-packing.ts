@@ -1,4 +1,5 @@
-import type { ImportBatch, ImportedLink } from '../stores/imports.js';
+import type { ImportedLink } from '../stores/imports.js';
+import type { ImportBatch } from './import-batches.js';
 
 // An import batch on its way to the SQLite background thread, as columns: numbers and flags in typed
 // arrays and the URL hashes in one buffer (moved, not copied), text in one array a field.

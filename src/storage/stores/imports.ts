@@ -53,12 +53,3 @@ export function placements(link: ImportedLink): Placement[] {
   if (link.key === null) return [{ slug: null }];
   return link.keyIsCode ? [{ keptCode: link.key }, { slug: link.key }] : [{ slug: link.key }];
 }
-
-/** A batch of an import as SQLite writes it, on this thread or the background thread: plain data, sent as a message. */
-export interface ImportBatch {
-  readonly source: string;
-  readonly links: readonly ImportedLink[];
-  /** The length of the codes made on each of the batch's domains. */
-  readonly codeLengths: Readonly<Record<string, number>>;
-  readonly dryRun: boolean;
-}
