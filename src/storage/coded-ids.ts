@@ -33,17 +33,41 @@ export async function codedHolderIn(db: Kysely<Tables>, codes: CodePermutation, 
   return db.selectFrom('links').selectAll().where('id', '=', id).where('domain', '=', domain).where('key', '=', key).executeTakeFirst();
 }
 
+/** A code a batch makes, on the domain its link is on. */
+export interface MadeCode {
+  readonly domain: string;
+  readonly code: string;
+}
+
 /** Whether any of a batch must go the one-link way: a slug (or kept key) on a code made before, or a new code on a key or code stored before. */
 export async function anyClash(
   db: Kysely<Tables>,
   codes: CodePermutation,
   slugs: readonly (string | null)[],
-  made: readonly string[],
+  made: readonly MadeCode[],
 ): Promise<boolean> {
-  if (made.some((code) => RESERVED_KEYS.has(code.toLowerCase()))) return true;
-  const slugIds = slugs.flatMap((slug) => (slug === null ? [] : [codes.decode(slug)].filter((id) => id !== undefined)));
-  const { rows } = await sql<{ clash: boolean }>`select exists(select 1 from links where key in (${sql.join(made)}) and ${IS_STORED_KEY})
-    or exists(select 1 from links where code in (${sql.join(made)}) and ${IS_STORED_CODE})
-    ${slugIds.length > 0 ? sql`or exists(select 1 from links where id in (${sql.join(slugIds)}))` : sql``} as clash`.execute(db);
+  if (made.some(({ code }) => RESERVED_KEYS.has(code.toLowerCase()))) return true;
+  const { rows } = await clashQuery(codes, slugs, made).execute(db);
   return Boolean(rows[0]?.clash);
+}
+
+/**
+ * anyClash's statement. A new code is looked for among the keys of its own domain (as codeHeld does), so
+ * each part is a lookup in an index (links_domain_key, links_code, the primary key) however many links
+ * there are; without the domain, the keys' part read the whole table, once a batch.
+ */
+export function clashQuery(codes: CodePermutation, slugs: readonly (string | null)[], made: readonly MadeCode[]) {
+  const byDomain = new Map<string, string[]>();
+  for (const { domain, code } of made) {
+    const list = byDomain.get(domain);
+    if (list) list.push(code);
+    else byDomain.set(domain, [code]);
+  }
+  const parts = [...byDomain].map(
+    ([domain, list]) => sql`exists(select 1 from links where domain = ${domain} and key in (${sql.join(list)}) and ${IS_STORED_KEY})`,
+  );
+  if (made.length > 0) parts.push(sql`exists(select 1 from links where code in (${sql.join(made.map(({ code }) => code))}) and ${IS_STORED_CODE})`);
+  const slugIds = slugs.flatMap((slug) => (slug === null ? [] : [codes.decode(slug)].filter((id) => id !== undefined)));
+  if (slugIds.length > 0) parts.push(sql`exists(select 1 from links where id in (${sql.join(slugIds)}))`);
+  return sql<{ clash: boolean }>`select ${parts.length > 0 ? sql.join(parts, sql` or `) : sql`false`} as clash`;
 }

@@ -106,10 +106,10 @@ async function writeRows(
         ? linkValues(link, ids[i]!, placement.keptCode, null, false)
         : linkValues(link, ids[i]!, codes.codeFor(ids[i]!, codeLength(link.domain)), placement.slug, true),
     );
-    const made = rows.filter((row) => row.coded === 1).map((row) => row.code);
+    const made = rows.filter((row) => row.coded === 1).map(({ domain, code }) => ({ domain, code }));
     const kept = fresh.map(({ link }) => link.key);
     const keptHere = new Set(kept);
-    if (!made.some((code) => keptHere.has(code)) && !(await anyClash(db, codes, kept, made))) {
+    if (!made.some(({ code }) => keptHere.has(code)) && !(await anyClash(db, codes, kept, made))) {
       const inserted = await db
         .insertInto('links')
         .values(rows)

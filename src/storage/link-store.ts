@@ -153,7 +153,7 @@ export class SqlLinkStore implements LinkStore {
           db,
           codes,
           links.map((link) => link.slug),
-          made,
+          links.map((link, i) => ({ domain: link.domain, code: made[i]! })),
         ))
       ) {
         const rows = await db

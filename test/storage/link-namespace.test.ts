@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { clashQuery } from '../../src/storage/coded-ids.js';
 import type { Dialect } from '../../src/storage/connection.js';
 import { type Database, openDatabase } from '../../src/storage/database.js';
 import { permutationOf } from '../../src/storage/link-codes.js';
@@ -16,6 +17,12 @@ const created = (outcome: CreateOutcome): LinkRecord => {
   assert.ok('created' in outcome, JSON.stringify(outcome));
   return outcome.created;
 };
+
+/** What PostgreSQL's EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) says of its top node. */
+interface PlanNode {
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
+}
 
 /** The id the next link takes, and a way to set it, on either engine. */
 async function lastId(database: Database, dialect: Dialect): Promise<number> {
@@ -131,6 +138,41 @@ for (const dialect of dialects) {
           for (const code of codes) assert.ok(await second.links.target('two.test', code));
         } finally {
           await second.close();
+          await t.cleanup();
+        }
+      });
+    });
+
+    describe('a batch checked for clashes on PostgreSQL', () => {
+      it('finds clashes through the indexes, never reading every link (the check runs once a batch of a create or an import)', async () => {
+        const t = await openTestDatabase('postgres');
+        try {
+          const { db } = t.database;
+          const codes = await permutationOf(db);
+          // 20,000 slugs of another domain, in links_domain_key: read in full, by the table or by the index, they are hundreds of pages.
+          await sql`insert into links (code, domain, key, slug, url, url_hash, account_id, created_at, reusable, forward_query, coded)
+            select 'wide' || n, 'wide.test', 'wide' || n, 'wide' || n, 'https://example.com/' || n, decode(md5(n::text), 'hex'), 1, 0, false, true, true
+            from generate_series(1, 20000) as n`.execute(db);
+          await sql`analyze links`.execute(db);
+          const made = [
+            { domain: 'a.test', code: codes.encode(900_001, 7) },
+            { domain: 'a.test', code: codes.encode(900_002, 7) },
+            { domain: 'b.test', code: codes.encode(900_003, 7) },
+          ];
+          const query = clashQuery(codes, ['some-slug', codes.encode(900_042, 7)], made);
+          const plan = await db.transaction().execute(async (trx) => {
+            await sql`set local enable_seqscan = off`.execute(trx);
+            const { rows } = await sql<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>`explain (analyze, buffers, format json) ${query}`.execute(trx);
+            return rows[0]!['QUERY PLAN'][0]!.Plan;
+          });
+          const blocks = (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0);
+          assert.ok(blocks < 60, `the check read ${blocks} pages: ${JSON.stringify(plan)}`);
+          assert.deepEqual((await query.execute(db)).rows, [{ clash: false }]);
+          const onKey = clashQuery(codes, [], [{ domain: 'wide.test', code: 'wide777' }]);
+          assert.deepEqual((await onKey.execute(db)).rows, [{ clash: true }], 'a code on a key stored on its domain clashes');
+          const elsewhere = clashQuery(codes, [], [{ domain: 'other.test', code: 'wide777' }]);
+          assert.deepEqual((await elsewhere.execute(db)).rows, [{ clash: false }], 'a key of another domain does not');
+        } finally {
           await t.cleanup();
         }
       });
