@@ -3,10 +3,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { type Connection, openConnection } from '../../src/storage/connection.js';
+import { openDatabase } from '../../src/storage/database.js';
 import { SqlImportStore } from '../../src/storage/import-store.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
 import { startSqliteBackground } from '../../src/storage/sqlite/background.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -209,6 +213,30 @@ describe('SQLite background thread', () => {
     assert.equal((outcomes[0] as { imported: { key: string } }).imported.key, 'fallback-one');
     const row = await t.database.db.selectFrom('links').select('title').where('key', '=', 'fallback-one').executeTakeFirst();
     assert.equal(row?.title, 'Fallback');
+  });
+
+  it('starts on a new file before the migrations have made its tables, and works once they have', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-background-new-'));
+    const file = path.join(dir, 'brief.db');
+    const fresh = openConnection({ kind: 'sqlite', path: file });
+    try {
+      const background = fresh.background;
+      assert.ok(background);
+      // A reply means the thread has run its start-up, here on a file without tables (the catch-up itself fails).
+      await assert.rejects(background.rollUpLinks());
+      assert.equal(background.running, true, 'the thread outlives a start on a file without tables');
+      const migrating = openDatabase({ kind: 'sqlite', path: file });
+      await migrateToLatest(migrating);
+      await migrating.close();
+      await background.addEvents({ writer: 'fresh-events', seq: 1, events: [] });
+      await background.addClicks({ writer: 'fresh', seq: 1, clicks: [[601, 2]] });
+      assert.equal(background.running, true);
+      const row = await fresh.db.selectFrom('link_clicks').select('clicks').where('link_id', '=', 601).executeTakeFirst();
+      assert.equal(Number(row?.clicks), 2);
+    } finally {
+      await fresh.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has none for an in-memory database', async () => {

@@ -74,7 +74,9 @@ if (port) {
   // Whichever connection writes first after the WAL starts over cuts the file back: this one too.
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  const events = new SqliteEventWrites(sqlite);
+  // Its statements are prepared on the first batch of events, not here: on a new file the thread starts
+  // before the migrations have made the tables, and a statement prepared on a missing table throws.
+  let events: SqliteEventWrites | undefined;
   const checkpoint = (mode: 'PASSIVE' | 'RESTART' | 'TRUNCATE'): CheckpointResult | undefined => {
     try {
       return (sqlite.pragma(`wal_checkpoint(${mode})`) as CheckpointResult[])[0];
@@ -169,7 +171,7 @@ if (port) {
     }
     // Synchronous, with statements prepared once (event-writes.ts): the thread's main work under load.
     const batch = unpackEvents(message.batch);
-    await inThreadTurn(turns, () => events.add(batch));
+    await inThreadTurn(turns, () => (events ??= new SqliteEventWrites(sqlite)).add(batch));
     unrolled += batch.events.length;
     // Many events at a time, so that a link visited again shares its row's write (decision 0013);
     // after this batch's answer, which does not depend on it.
