@@ -171,7 +171,9 @@ if (port) {
     }
     // Synchronous, with statements prepared once (event-writes.ts): the thread's main work under load.
     const batch = unpackEvents(message.batch);
-    await inThreadTurn(turns, () => (events ??= new SqliteEventWrites(sqlite)).add(batch));
+    events ??= new SqliteEventWrites(sqlite);
+    const writes = events;
+    await inThreadTurn(turns, () => writes.add(batch));
     unrolled += batch.events.length;
     // Many events at a time, so that a link visited again shares its row's write (decision 0013);
     // after this batch's answer, which does not depend on it.
