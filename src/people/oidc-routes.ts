@@ -8,10 +8,10 @@ import type { PendingSignIn } from '../accounts/oidc-client.js';
 import type { Config } from '../config.js';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { sessionCookie } from '../http/session-cookie.js';
+import { AUTH_TAGS } from './signed-in-routes.js';
 
 export const PENDING_COOKIE = 'brief_oidc';
 const COOKIE_PATH = '/auth/oidc';
-const tags = ['sign-in and team'];
 
 /** Where the app may ask to come back to: its home page or one of its pages under /app/, without a query or dot segments. */
 const RETURN_PATH = /^\/(?:app(?:\/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*\/?)?$/;
@@ -56,7 +56,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
             'Sends the browser to the OpenID Connect provider (authorization code flow with PKCE, state and nonce, kept in a ' +
             `10-minute HttpOnly cookie \`${PENDING_COOKIE}\`). \`return\`: the app's page to come back to (\`/\` or under \`/app/\`). ` +
             'When the provider cannot be reached, back to that page with `?sso_error=unavailable`. Only when OIDC_ISSUER is set.',
-          tags,
+          tags: AUTH_TAGS,
           security: NO_AUTH,
           response: { 302: found('To the provider, or back to the app with `sso_error`.') },
         },
@@ -84,7 +84,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
             'email and signs in the user who has it (or makes one, with OIDC_AUTO_CREATE=on): the session cookie is set and the ' +
             'browser goes back to the app. Any failure goes back with `?sso_error=` one of unavailable, denied, state, failed, ' +
             'unverified, unknown, no-workspace.',
-          tags,
+          tags: AUTH_TAGS,
           security: NO_AUTH,
           response: { 302: found('Back to the app: signed in, or with `sso_error`.') },
         },
