@@ -343,3 +343,18 @@ export function errorResponses<S extends ErrorStatus>(...statuses: S[]): Record<
 export function errorMedia(examples: ErrorExamples) {
   return { schema: Type.Object(ErrorBodySchema.properties, { additionalProperties: false }), examples: structuredClone(EXAMPLES[examples]) };
 }
+
+/** The 401 of a call that needs a token (v3's calls for a workspace): none was sent, or not a valid one. */
+export function tokenRequiredResponse() {
+  return errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' });
+}
+
+/** The 404 of a `workspaceId` that is not one of the caller's workspaces. */
+export function workspaceNotFoundResponse() {
+  return errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' });
+}
+
+/** The errors of a v3 call for a token's workspace: 400, 401 (tokenRequiredResponse), 403, 500 and 503. */
+export function workspaceCallErrors() {
+  return { ...errorResponses(400, 403, 500, 503), 401: tokenRequiredResponse() };
+}
