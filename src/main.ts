@@ -2,7 +2,7 @@
 // `brief`: the server and the admin CLI. Every command reads the same environment as the server.
 import { Command, CommanderError } from 'commander';
 import { backupCommands } from './cli/backup-commands.js';
-import { table, UsageError, when, withServices } from './cli/cli-support.js';
+import { serviceCommand, table, UsageError, when } from './cli/cli-support.js';
 import { domainCommands } from './cli/domain-commands.js';
 import { exportCommands } from './cli/export-commands.js';
 import { importCommands } from './cli/import-commands.js';
@@ -20,34 +20,19 @@ program
   .description('run the HTTP server (migrates the database first)')
   .action(async () => serve(loadConfig()));
 
-program
-  .command('migrate')
-  .description('bring the database schema up to date')
-  .action(() =>
-    withServices(async () => {
-      console.log('database is up to date');
-    }),
-  );
+serviceCommand(program, 'migrate', 'bring the database schema up to date', async () => {
+  console.log('database is up to date');
+});
 
 const account = program.command('account').description('manage accounts');
-account
-  .command('create <name>')
-  .description('create an account')
-  .action((name: string) =>
-    withServices(async ({ accounts }) => {
-      const row = await accounts.create(name);
-      console.log(`created account ${row.name} (id ${row.id})`);
-    }),
-  );
-account
-  .command('list')
-  .description('list accounts')
-  .action(() =>
-    withServices(async ({ accounts }) => {
-      const rows = await accounts.list();
-      console.log(table(rows.map((r) => ({ id: r.id, name: r.name, created: when(r.createdAt) }))));
-    }),
-  );
+serviceCommand(account, 'create <name>', 'create an account', async ({ accounts }, name: string) => {
+  const row = await accounts.create(name);
+  console.log(`created account ${row.name} (id ${row.id})`);
+});
+serviceCommand(account, 'list', 'list accounts', async ({ accounts }) => {
+  const rows = await accounts.list();
+  console.log(table(rows.map((r) => ({ id: r.id, name: r.name, created: when(r.createdAt) }))));
+});
 
 tokenCommands(program);
 domainCommands(program);
@@ -60,34 +45,24 @@ importCommands(program);
 const blocklist = program
   .command('blocklist')
   .description('destination hosts no link may point to (a host covers its subdomains); every instance follows within a second');
-blocklist
-  .command('add <host>')
-  .description('block a host: shortening to it is refused, and existing links to it answer 410')
-  .action((host: string) =>
-    withServices(async ({ blocklist }) => {
-      const { host: added, added: isNew } = await blocklist.add(host);
-      console.log(isNew ? `blocked ${added} and its subdomains` : `${added} was already blocked`);
-    }),
-  );
-blocklist
-  .command('remove <host>')
-  .description('take a host off the blocklist')
-  .action((host: string) =>
-    withServices(async ({ blocklist }) => {
-      console.log(`unblocked ${await blocklist.remove(host)}`);
-    }),
-  );
-blocklist
-  .command('list')
-  .description('list the blocked hosts (and how many BLOCKLIST_FILE adds)')
-  .action(() =>
-    withServices(async ({ blocklist }) => {
-      const rows = await blocklist.list();
-      console.log(table(rows.map((r) => ({ host: r.host, added: when(r.createdAt) }))));
-      const listed = await blocklist.fileHosts();
-      if (listed.length > 0) console.log(`and ${listed.length} hosts from BLOCKLIST_FILE`);
-    }),
-  );
+serviceCommand(
+  blocklist,
+  'add <host>',
+  'block a host: shortening to it is refused, and existing links to it answer 410',
+  async ({ blocklist }, host: string) => {
+    const { host: added, added: isNew } = await blocklist.add(host);
+    console.log(isNew ? `blocked ${added} and its subdomains` : `${added} was already blocked`);
+  },
+);
+serviceCommand(blocklist, 'remove <host>', 'take a host off the blocklist', async ({ blocklist }, host: string) => {
+  console.log(`unblocked ${await blocklist.remove(host)}`);
+});
+serviceCommand(blocklist, 'list', 'list the blocked hosts (and how many BLOCKLIST_FILE adds)', async ({ blocklist }) => {
+  const rows = await blocklist.list();
+  console.log(table(rows.map((r) => ({ host: r.host, added: when(r.createdAt) }))));
+  const listed = await blocklist.fileHosts();
+  if (listed.length > 0) console.log(`and ${listed.length} hosts from BLOCKLIST_FILE`);
+});
 
 program.exitOverride();
 try {

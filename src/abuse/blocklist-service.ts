@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { BriefError } from '../errors.js';
 import type { Log } from '../log.js';
+import { pollEvery } from '../periodic-poll.js';
 import type { BlockedHost, BlocklistStore } from '../storage/stores/blocklist.js';
 import { BlockedHosts, normalizeHost } from './blocked-hosts.js';
 import { parseBlocklist } from './blocklist-file.js';
@@ -15,7 +16,6 @@ export class BlocklistService {
   readonly hosts = new BlockedHosts();
   private version: string | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private polling = false;
 
   constructor(
     private readonly store: BlocklistStore,
@@ -52,8 +52,7 @@ export class BlocklistService {
   async start(intervalMs: number): Promise<void> {
     await this.reloadFile();
     await this.refresh();
-    this.timer = setInterval(() => void this.pollOnce(), intervalMs);
-    this.timer.unref();
+    this.timer = pollEvery(intervalMs, () => this.refresh(), this.log, 'blocklist');
   }
 
   stop(): void {
@@ -82,17 +81,5 @@ export class BlocklistService {
     const rows = await this.store.all();
     this.hosts.setStored(rows.map((row) => row.host));
     this.version = version;
-  }
-
-  private async pollOnce(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      await this.refresh();
-    } catch (err) {
-      this.log.warn({ err }, 'blocklist poll failed; will retry');
-    } finally {
-      this.polling = false;
-    }
   }
 }

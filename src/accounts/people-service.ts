@@ -119,13 +119,7 @@ export class PeopleService {
    * is not found for every role; the last owner cannot be demoted.
    */
   async changeRole(caller: Caller, userId: number, role: Role): Promise<Member> {
-    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
-    requireFullToken(caller);
-    const outcome = await this.store.changeMembership(caller.accountId, userId, role, (current) => requireMayChange(caller, current, role));
-    if (outcome === 'missing') throw memberNotFound();
-    if (outcome === 'last-owner') {
-      throw BriefError.invalid('role', 'lastOwner', 'The last owner of a workspace cannot be demoted: make someone else owner first');
-    }
+    await this.changeMembership(caller, userId, role);
     const user = await this.store.userById(userId);
     if (!user) throw memberNotFound();
     return { id: user.id, email: user.email, displayName: user.displayName, role };
@@ -133,12 +127,20 @@ export class PeopleService {
 
   /** Removes a member from the caller's workspace and ends their sessions in it; never the last owner. */
   async removeMember(caller: Caller, userId: number): Promise<void> {
+    await this.changeMembership(caller, userId, null);
+  }
+
+  /** A member's new role, or (null) their removal, as the caller may make it: what changeRole and removeMember share. */
+  private async changeMembership(caller: Caller, userId: number, role: Role | null): Promise<void> {
     if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
     requireFullToken(caller);
-    const outcome = await this.store.changeMembership(caller.accountId, userId, null, (current) => requireMayChange(caller, current, null));
+    const outcome = await this.store.changeMembership(caller.accountId, userId, role, (current) => requireMayChange(caller, current, role));
     if (outcome === 'missing') throw memberNotFound();
-    if (outcome === 'last-owner') {
+    if (outcome === 'last-owner' && role === null) {
       throw BriefError.invalid('userId', 'lastOwner', 'The last owner of a workspace cannot be removed: make someone else owner first');
+    }
+    if (outcome === 'last-owner') {
+      throw BriefError.invalid('role', 'lastOwner', 'The last owner of a workspace cannot be demoted: make someone else owner first');
     }
   }
 

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
-import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { errorResponse, workspaceCallErrors } from '../http/error-schemas.js';
 import { type AnalyticsService, TOP_DIMENSIONS, type TopDimension } from './analytics-service.js';
 import { ClicksQuery, ClicksResult, TopQuery, TopResult } from './schemas.js';
 
@@ -17,8 +17,7 @@ const clicksSchema = {
   querystring: ClicksQuery,
   response: {
     200: ClicksResult,
-    ...errorResponses(400, 403, 500, 503),
-    401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
+    ...workspaceCallErrors(),
     404: errorResponse(404, {
       examples: 'v3NotFound',
       description: "E_NOT_FOUND: a workspaceId that is not the caller's, or a link not among the caller's.",

@@ -1,5 +1,6 @@
 // What every `brief` admin command shares: the services on a migrated database, a plain table
 // for lists, and the error for a command called the wrong way.
+import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { BriefError } from '../errors.js';
 import { consoleLog } from '../log.js';
@@ -19,6 +20,22 @@ export async function withServices<T>(run: (services: Services) => Promise<T>): 
     await shared.close();
     await database.close();
   }
+}
+
+/**
+ * Declares `brief <group> <usage>`, which runs on the services (withServices): `run` is given them, then the
+ * command's arguments and options as commander passes them. Returns the command, for its `.option(...)`s.
+ */
+export function serviceCommand<Args extends unknown[]>(
+  group: Command,
+  usage: string,
+  description: string,
+  run: (services: Services, ...args: Args) => Promise<void>,
+): Command {
+  return group
+    .command(usage)
+    .description(description)
+    .action((...args: unknown[]) => withServices((services) => run(services, ...(args as Args))));
 }
 
 export function table(rows: Array<Record<string, unknown>>): string {

@@ -1,7 +1,7 @@
 // `brief user …`: the people who sign in to the web app (decision 0028).
 import type { Command } from 'commander';
 import { parseRole, ROLES } from '../accounts/roles.js';
-import { table, UsageError, when, withServices } from './cli-support.js';
+import { serviceCommand, table, UsageError, when } from './cli-support.js';
 
 /** Everything on standard input, without the one line end a shell or `echo` adds. */
 async function readStdin(): Promise<string> {
@@ -15,61 +15,54 @@ async function readStdin(): Promise<string> {
 
 export function userCommands(program: Command): void {
   const user = program.command('user').description('manage the people who sign in (email and password)');
-  user
-    .command('create <email>')
-    .description(
-      'add a person to a workspace (made when missing; named after the email when not given); without --password-stdin, ' +
-        'prints a one-time link (valid 7 days) that lets the person set a password; an email that exists already joins ' +
-        'the workspace with the role and keeps its password',
-    )
+  serviceCommand(
+    user,
+    'create <email>',
+    'add a person to a workspace (made when missing; named after the email when not given); without --password-stdin, ' +
+      'prints a one-time link (valid 7 days) that lets the person set a password; an email that exists already joins ' +
+      'the workspace with the role and keeps its password',
+    async ({ people }, email: string, options: { role: string; workspace?: string; passwordStdin?: boolean }) => {
+      // Everything checked before anything is made: the role here, the email and password in createUser.
+      const role = parseRole(options.role);
+      const password = options.passwordStdin ? await readStdin() : undefined;
+      const { invitation, existing } = await people.createUser({ email, role, workspace: options.workspace, password });
+      if (existing) {
+        const kept = password === undefined ? '' : ' (their password is unchanged)';
+        console.log(`added existing user ${email.trim()} to ${options.workspace ?? email.trim().toLowerCase()} as ${role}${kept}`);
+        return;
+      }
+      if (!invitation) {
+        console.log(`created user ${email.trim()} (${role} of ${options.workspace ?? email.trim().toLowerCase()}): they can sign in now`);
+        return;
+      }
+      console.log(`invited ${invitation.email} (${invitation.role} of ${invitation.workspace}), until ${when(invitation.expiresAt)}`);
+      console.log('hand this one-time link over (it is shown once):');
+      console.log(invitation.link);
+    },
+  )
     .option('--role <role>', `${ROLES.join(', ')}`, 'owner')
     .option('--workspace <name>', 'the workspace (an account); made when missing')
-    .option('--password-stdin', 'read the password from standard input (at least 10 characters)')
-    .action((email: string, options: { role: string; workspace?: string; passwordStdin?: boolean }) =>
-      withServices(async ({ people }) => {
-        // Everything checked before anything is made: the role here, the email and password in createUser.
-        const role = parseRole(options.role);
-        const password = options.passwordStdin ? await readStdin() : undefined;
-        const { invitation, existing } = await people.createUser({ email, role, workspace: options.workspace, password });
-        if (existing) {
-          const kept = password === undefined ? '' : ' (their password is unchanged)';
-          console.log(`added existing user ${email.trim()} to ${options.workspace ?? email.trim().toLowerCase()} as ${role}${kept}`);
-          return;
-        }
-        if (!invitation) {
-          console.log(`created user ${email.trim()} (${role} of ${options.workspace ?? email.trim().toLowerCase()}): they can sign in now`);
-          return;
-        }
-        console.log(`invited ${invitation.email} (${invitation.role} of ${invitation.workspace}), until ${when(invitation.expiresAt)}`);
-        console.log('hand this one-time link over (it is shown once):');
-        console.log(invitation.link);
-      }),
+    .option('--password-stdin', 'read the password from standard input (at least 10 characters)');
+  serviceCommand(user, 'list', 'list the people, their workspaces and roles', async ({ people }) => {
+    const rows = await people.list();
+    console.log(
+      table(
+        rows.map((r) => ({
+          email: r.email,
+          workspaces: r.memberships.map((m) => `${m.accountName}:${m.role}`).join(' '),
+          password: r.hasPassword ? 'set' : 'not yet',
+          created: when(r.createdAt),
+        })),
+      ),
     );
-  user
-    .command('list')
-    .description('list the people, their workspaces and roles')
-    .action(() =>
-      withServices(async ({ people }) => {
-        const rows = await people.list();
-        console.log(
-          table(
-            rows.map((r) => ({
-              email: r.email,
-              workspaces: r.memberships.map((m) => `${m.accountName}:${m.role}`).join(' '),
-              password: r.hasPassword ? 'set' : 'not yet',
-              created: when(r.createdAt),
-            })),
-          ),
-        );
-      }),
-    );
-  user
-    .command('remove <email>')
-    .description('remove a person: their memberships end and their sessions are signed out at once')
-    .action((email: string) =>
-      withServices(async ({ people }) => {
-        await people.remove(email);
-        console.log(`removed user ${email.trim()}`);
-      }),
-    );
+  });
+  serviceCommand(
+    user,
+    'remove <email>',
+    'remove a person: their memberships end and their sessions are signed out at once',
+    async ({ people }, email: string) => {
+      await people.remove(email);
+      console.log(`removed user ${email.trim()}`);
+    },
+  );
 }

@@ -1,17 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
-import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { type ErrorExamples, errorResponse, workspaceCallErrors, workspaceNotFoundResponse } from '../http/error-schemas.js';
 import type { DomainEntry, DomainService } from './domain-service.js';
 import { AddDomainBody, DomainPath, DomainSettingsBody, DomainSuccess, DomainsQuery, V3Domain, V3DomainList } from './v3-schemas.js';
 
 const tags = ['v3 domains'];
-const errors = {
-  ...errorResponses(400, 403, 500, 503),
-  401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
-};
-const workspaceNotFound = errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' });
 const domainNotFound = errorResponse(404, {
   examples: 'domainNotFound',
   description: "E_NOT_FOUND: not one of the caller's private domains (a public domain, another account's, or none).",
@@ -23,7 +19,7 @@ const listSchema = {
   tags,
   security: REQUIRED_AUTH,
   querystring: DomainsQuery,
-  response: { 200: V3DomainList, ...errors, 404: workspaceNotFound },
+  response: { 200: V3DomainList, ...workspaceCallErrors(), 404: workspaceNotFoundResponse() },
 };
 
 const addSchema = {
@@ -37,44 +33,56 @@ const addSchema = {
   security: REQUIRED_AUTH,
   querystring: DomainsQuery,
   body: AddDomainBody,
-  response: { 200: V3Domain, ...errors, 404: workspaceNotFound, 422: errorResponse(422, { examples: 'addDomainValidation' }) },
+  response: {
+    200: V3Domain,
+    ...workspaceCallErrors(),
+    404: workspaceNotFoundResponse(),
+    422: errorResponse(422, { examples: 'addDomainValidation' }),
+  },
 };
 
-const removeSchema = {
-  summary: 'Remove a private domain',
-  description: "One of the caller's private domains without live links (422 while it has some).",
+/** The schema of a call on one of the caller's private domains (`/shorten/domains/{domain}`): 404 when it is not one. */
+const ownDomainSchema = <Extra extends { body?: TSchema }>(
+  summary: string,
+  description: string,
+  ok: object,
+  validation: ErrorExamples,
+  extra = {} as Extra,
+) => ({
+  summary,
+  description,
   tags,
   security: REQUIRED_AUTH,
   params: DomainPath,
   querystring: DomainsQuery,
-  response: { 200: DomainSuccess, ...errors, 404: domainNotFound, 422: errorResponse(422, { examples: 'removeDomainValidation' }) },
-};
+  ...extra,
+  response: { 200: ok, ...workspaceCallErrors(), 404: domainNotFound, 422: errorResponse(422, { examples: validation }) },
+});
 
-const settingsSchema = {
-  summary: "Change a private domain's settings",
-  description:
-    'The length of codes generated on the domain, where its bare address (`/`) redirects, and where its unknown keys ' +
+const removeSchema = ownDomainSchema(
+  'Remove a private domain',
+  "One of the caller's private domains without live links (422 while it has some).",
+  DomainSuccess,
+  'removeDomainValidation',
+);
+
+const settingsSchema = ownDomainSchema(
+  "Change a private domain's settings",
+  'The length of codes generated on the domain, where its bare address (`/`) redirects, and where its unknown keys ' +
     'redirect instead of the 404 page. The redirects change at once on this instance, within CHANGE_POLL_MS on the others.',
-  tags,
-  security: REQUIRED_AUTH,
-  params: DomainPath,
-  querystring: DomainsQuery,
-  body: DomainSettingsBody,
-  response: { 200: DomainSuccess, ...errors, 404: domainNotFound, 422: errorResponse(422, { examples: 'domainSettingsValidation' }) },
-};
+  DomainSuccess,
+  'domainSettingsValidation',
+  { body: DomainSettingsBody },
+);
 
-const verifySchema = {
-  summary: 'Verify a private domain',
-  description:
-    "Looks up the domain's `_brief-verify` TXT record now (DNS only: nothing is fetched from the domain). When it holds " +
+const verifySchema = ownDomainSchema(
+  'Verify a private domain',
+  "Looks up the domain's `_brief-verify` TXT record now (DNS only: nothing is fetched from the domain). When it holds " +
     "the claim's `verification.value`, the domain is verified and serves its links from then on, on this instance at " +
     'once and on the others within CHANGE_POLL_MS; otherwise 422 says what was found. A domain verified already answers 200.',
-  tags,
-  security: REQUIRED_AUTH,
-  params: DomainPath,
-  querystring: DomainsQuery,
-  response: { 200: V3Domain, ...errors, 404: domainNotFound, 422: errorResponse(422, { examples: 'verifyDomainValidation' }) },
-};
+  V3Domain,
+  'verifyDomainValidation',
+);
 
 const toV3Domain = (entry: DomainEntry) => ({
   domain: entry.hostname,

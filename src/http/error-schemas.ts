@@ -39,6 +39,19 @@ const URL_CREDENTIALS =
 const BAD_TOKEN = { summary: 'Unknown, revoked or expired token', value: body('E_UNAUTHORIZED_ACCESS', 'Invalid, expired or revoked token') };
 const LINK_NOT_FOUND = { summary: 'Unknown link, or a link of another account', value: body('E_NOT_FOUND', 'Link not found') };
 const WORKSPACE_NOT_FOUND = { summary: 'A workspaceId that is not the caller’s', value: body('E_NOT_FOUND', 'Workspace not found') };
+const NOT_BEARER = { summary: 'Not a bearer token', value: body('E_UNAUTHORIZED_ACCESS', 'The Authorization header must be "Bearer <token>"') };
+const NOT_A_ROLE = { summary: 'Not a role', value: field('role', 'enum', 'The role field must be one of viewer, member, admin, owner') };
+const NOT_A_URL = { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') };
+const URL_WITH_CREDENTIALS = { summary: 'A user name or password in the URL', value: field('url', 'credentials', URL_CREDENTIALS) };
+/** What the analytics calls' query may get wrong (the top lists add their limit). */
+const ANALYTICS_QUERY = {
+  range: { summary: 'Not one of the ranges', value: field('range', 'enum', 'The selected range is invalid') },
+  timezone: {
+    summary: 'Not an IANA time zone',
+    value: field('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris'),
+  },
+  link: { summary: 'A link that is not domain/slug', value: field('link', 'link', 'The link field must be domain/slug') },
+};
 
 /** Named examples of the error bodies, as the API answers them. */
 const EXAMPLES = {
@@ -47,7 +60,7 @@ const EXAMPLES = {
   },
   unauthorized: {
     badToken: BAD_TOKEN,
-    badHeader: { summary: 'Not a bearer token', value: body('E_UNAUTHORIZED_ACCESS', 'The Authorization header must be "Bearer <token>"') },
+    badHeader: NOT_BEARER,
   },
   unauthorizedDelete: {
     noToken: { summary: 'No token: anonymous callers cannot delete', value: body('E_UNAUTHORIZED_ACCESS', 'Deleting a link needs a bearer token') },
@@ -100,7 +113,7 @@ const EXAMPLES = {
     notFound: { summary: "Not a member of the caller's workspace", value: body('E_NOT_FOUND', 'Member not found') },
   },
   memberValidation: {
-    role: { summary: 'Not a role', value: field('role', 'enum', 'The role field must be one of viewer, member, admin, owner') },
+    role: NOT_A_ROLE,
     lastOwner: {
       summary: 'The last owner',
       value: field('role', 'lastOwner', 'The last owner of a workspace cannot be demoted: make someone else owner first'),
@@ -112,7 +125,7 @@ const EXAMPLES = {
   },
   inviteValidation: {
     email: { summary: 'Not an email address', value: field('email', 'email', 'The email field must be an email address') },
-    role: { summary: 'Not a role', value: field('role', 'enum', 'The role field must be one of viewer, member, admin, owner') },
+    role: NOT_A_ROLE,
   },
   notFound: { notFound: LINK_NOT_FOUND },
   v3NotFound: { notFound: LINK_NOT_FOUND, workspace: WORKSPACE_NOT_FOUND },
@@ -187,21 +200,9 @@ const EXAMPLES = {
       value: field('notFoundPageRedirectUrl', 'notShortLink', 'The notFoundPageRedirectUrl field must not point to a short link domain'),
     },
   },
-  analyticsValidation: {
-    range: { summary: 'Not one of the ranges', value: field('range', 'enum', 'The selected range is invalid') },
-    timezone: {
-      summary: 'Not an IANA time zone',
-      value: field('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris'),
-    },
-    link: { summary: 'A link that is not domain/slug', value: field('link', 'link', 'The link field must be domain/slug') },
-  },
+  analyticsValidation: ANALYTICS_QUERY,
   topValidation: {
-    range: { summary: 'Not one of the ranges', value: field('range', 'enum', 'The selected range is invalid') },
-    timezone: {
-      summary: 'Not an IANA time zone',
-      value: field('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris'),
-    },
-    link: { summary: 'A link that is not domain/slug', value: field('link', 'link', 'The link field must be domain/slug') },
+    ...ANALYTICS_QUERY,
     limit: { summary: 'A number out of range', value: field('limit', 'range', 'The limit field must be between 1 and 100') },
   },
   bulkValidation: {
@@ -224,13 +225,13 @@ const EXAMPLES = {
     password: { summary: 'A password too short', value: field('password', 'minLength', 'The password field must be at least 6 characters') },
     expiry: { summary: 'An expiry in the past', value: field('expiredAt', 'future', 'The expiredAt field must be a date in the future') },
     impossibleDate: { summary: 'A date that does not exist', value: field('expiredAt', 'calendar', IMPOSSIBLE_DATE) },
-    credentials: { summary: 'A user name or password in the URL', value: field('url', 'credentials', URL_CREDENTIALS) },
-    url: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
+    credentials: URL_WITH_CREDENTIALS,
+    url: NOT_A_URL,
   },
   shortenValidation: {
     urlMissing: { summary: 'A required parameter is missing', value: field('url', 'required', 'The url field must be defined') },
-    urlInvalid: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
-    credentials: { summary: 'A user name or password in the URL', value: field('url', 'credentials', URL_CREDENTIALS) },
+    urlInvalid: NOT_A_URL,
+    credentials: URL_WITH_CREDENTIALS,
     slugFormat: { summary: 'A malformed slug', value: field('slug', 'regex', 'The slug field format is invalid') },
     slugTaken: { summary: 'The slug is used on that domain', value: field('slug', 'unique', 'The slug has already been taken') },
     domain: { summary: 'Not a domain the caller may use', value: field('domain', 'exists', 'The selected domain is invalid') },
@@ -241,7 +242,7 @@ const EXAMPLES = {
     visibility: { summary: 'A value not in the list', value: field('visibility', 'enum', 'The selected visibility is invalid') },
   },
   qrValidation: {
-    urlInvalid: { summary: 'Not an absolute http(s) URL', value: field('url', 'url', 'The url field must be a valid URL') },
+    urlInvalid: NOT_A_URL,
     width: { summary: 'A number out of range', value: field('width', 'range', 'The width field must be between 64 and 2048') },
     level: { summary: 'A value not in the list', value: field('level', 'enum', 'The selected level is invalid') },
     colour: { summary: 'Not 3, 6 or 8 hex digits', value: field('dark', 'regex', 'The dark field format is invalid') },
@@ -258,7 +259,7 @@ const EXAMPLES = {
   },
   unauthorizedShorten: {
     badToken: BAD_TOKEN,
-    badHeader: { summary: 'Not a bearer token', value: body('E_UNAUTHORIZED_ACCESS', 'The Authorization header must be "Bearer <token>"') },
+    badHeader: NOT_BEARER,
     anonymousOff: {
       summary: 'No token while ANONYMOUS_SHORTEN is off',
       value: body('E_UNAUTHORIZED_ACCESS', 'Anonymous shortening is turned off on this server: send a bearer token'),
@@ -342,4 +343,19 @@ export function errorResponses<S extends ErrorStatus>(...statuses: S[]): Record<
 /** The error body as an OpenAPI media type object, for a response that lists its media types. */
 export function errorMedia(examples: ErrorExamples) {
   return { schema: Type.Object(ErrorBodySchema.properties, { additionalProperties: false }), examples: structuredClone(EXAMPLES[examples]) };
+}
+
+/** The 401 of a call that needs a token (v3's calls for a workspace): none was sent, or not a valid one. */
+export function tokenRequiredResponse() {
+  return errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' });
+}
+
+/** The 404 of a `workspaceId` that is not one of the caller's workspaces. */
+export function workspaceNotFoundResponse() {
+  return errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' });
+}
+
+/** The errors of a v3 call for a token's workspace: 400, 401 (tokenRequiredResponse), 403, 500 and 503. */
+export function workspaceCallErrors() {
+  return { ...errorResponses(400, 403, 500, 503), 401: tokenRequiredResponse() };
 }

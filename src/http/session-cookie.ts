@@ -5,21 +5,25 @@ import { BriefError } from '../errors.js';
 
 export const SESSION_COOKIE = 'brief_session';
 
-/** The session cookie's value, if the request carries one that could be ours (43 base64url characters). */
-export function sessionCookieOf(request: FastifyRequest): string | undefined {
+/** The value of the request's first cookie named `name` (without the spaces around it), or undefined when it has none. */
+export function cookieValue(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
-  if (header === undefined || !header.includes(SESSION_COOKIE)) return undefined;
+  if (header === undefined || !header.includes(name)) return undefined;
   for (const part of header.split(';')) {
     const at = part.indexOf('=');
-    if (at < 0 || part.slice(0, at).trim() !== SESSION_COOKIE) continue;
-    const value = part.slice(at + 1).trim();
-    return /^[A-Za-z0-9_-]{1,128}$/.test(value) ? value : '';
+    if (at >= 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
   }
   return undefined;
 }
 
-/** Whether the cookie is sent over https only: BASE_URL is https, or this request came over it. */
-function secure(config: Pick<Config, 'defaultDomain'>, request: FastifyRequest): boolean {
+/** The session cookie's value, if the request carries one that could be ours (43 base64url characters). */
+export function sessionCookieOf(request: FastifyRequest): string | undefined {
+  const value = cookieValue(request, SESSION_COOKIE);
+  return value === undefined || /^[A-Za-z0-9_-]{1,128}$/.test(value) ? value : '';
+}
+
+/** Whether a cookie is sent over https only: BASE_URL is https, or this request came over it. */
+export function secureCookie(config: Pick<Config, 'defaultDomain'>, request: FastifyRequest): boolean {
   return config.defaultDomain.urlPrefix.startsWith('https:') || request.protocol === 'https';
 }
 
@@ -30,12 +34,12 @@ function secure(config: Pick<Config, 'defaultDomain'>, request: FastifyRequest):
  */
 export function sessionCookie(config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>, request: FastifyRequest, sessionId: string): string {
   const maxAge = Math.floor(config.sessionMaxMs / 1000);
-  return `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure(config, request) ? '; Secure' : ''}`;
+  return `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secureCookie(config, request) ? '; Secure' : ''}`;
 }
 
 /** The Set-Cookie that removes the cookie (sign-out, or an ended session). */
 export function clearedSessionCookie(config: Pick<Config, 'defaultDomain'>, request: FastifyRequest): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure(config, request) ? '; Secure' : ''}`;
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secureCookie(config, request) ? '; Secure' : ''}`;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -2,7 +2,7 @@
 // `--format csv` (the documented minimal columns: url, and optionally slug, domain, title, created).
 import { csvRecords, MalformedInput } from './csv-records.js';
 import { looksLikeJson, type OpenedFile } from './input.js';
-import { type Columns, count, csvObjects, RowProblem, readRow, type SourceRow, text, time } from './source-rows.js';
+import { type Columns, count, csvObjects, csvRows, RowProblem, readRow, type SourceRow, text, time } from './source-rows.js';
 
 const BRIEF_COLUMNS = {
   domain: ['domain'],
@@ -98,18 +98,11 @@ const CSV_COLUMNS = {
 } satisfies Columns<string>;
 
 /** `--format csv`: a header naming url (and optionally slug, domain, title, created), matched ignoring case and spaces. */
-export async function* minimalCsvRows(file: OpenedFile): AsyncGenerator<SourceRow> {
-  for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), CSV_COLUMNS, 'url', 'a links')) {
-    if (problem) {
-      yield { where, problem };
-      continue;
-    }
-    yield readRow(where, () => ({
-      url: text(values.url),
-      key: text(values.slug),
-      domain: text(values.domain),
-      title: text(values.title),
-      created: time(values.created, 'created'),
-    }));
-  }
-}
+export const minimalCsvRows = (file: OpenedFile) =>
+  csvRows(file.chunks, CSV_COLUMNS, 'url', 'a links', (values) => ({
+    url: text(values.url),
+    key: text(values.slug),
+    domain: text(values.domain),
+    title: text(values.title),
+    created: time(values.created, 'created'),
+  }));

@@ -4,9 +4,8 @@
 // - Kutt: the JSON pages of GET /api/v2/links ({data: [...]});
 // - Bitly: the CSV its dashboard exports, or the JSON pages of GET /v4/groups/{guid}/bitlinks ({links: [...]}).
 // Tags and per-visit history are not carried over (Brief has no tags; the exports hold no visits).
-import { csvRecords } from './csv-records.js';
 import { jsonValues, looksLikeJson, type OpenedFile, pagedItems, wholeText } from './input.js';
-import { type Columns, count, csvObjects, RowProblem, readRow, type SourceRow, shortUrlParts, text, time } from './source-rows.js';
+import { type Columns, count, csvRows, RowProblem, readRow, type SourceRow, shortUrlParts, text, time } from './source-rows.js';
 
 /** Bitly's shared domains: nobody can own them, so their back-halves go on Brief's default domain. */
 const BITLY_SHARED = new Set(['bit.ly', 'j.mp', 'bitly.is']);
@@ -59,26 +58,19 @@ function shlinkItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
   };
 }
 
-async function* shlinkCsv(file: OpenedFile): AsyncGenerator<SourceRow> {
-  for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), SHLINK_COLUMNS, 'longUrl', "Shlink's")) {
-    if (problem) {
-      yield { where, problem };
-      continue;
-    }
-    yield readRow(where, () => {
-      // The web client's export has the short URL (its host is the domain, its path the code); others name them apart.
-      const parts = shortUrlParts(values.shortUrl);
-      return {
-        url: text(values.longUrl),
-        key: text(values.shortCode) ?? parts.key,
-        domain: text(values.domain) ?? parts.domain,
-        title: text(values.title),
-        created: time(values.createdAt, 'createdAt'),
-        clicks: count(values.visits, 'visits'),
-      };
-    });
-  }
-}
+const shlinkCsv = (file: OpenedFile) =>
+  csvRows(file.chunks, SHLINK_COLUMNS, 'longUrl', "Shlink's", (values) => {
+    // The web client's export has the short URL (its host is the domain, its path the code); others name them apart.
+    const parts = shortUrlParts(values.shortUrl);
+    return {
+      url: text(values.longUrl),
+      key: text(values.shortCode) ?? parts.key,
+      domain: text(values.domain) ?? parts.domain,
+      title: text(values.title),
+      created: time(values.createdAt, 'createdAt'),
+      clicks: count(values.visits, 'visits'),
+    };
+  });
 
 export const shlinkRows = (file: OpenedFile) =>
   pagesOrCsv(file, 'Shlink', (page) => (page.shortUrls as Record<string, unknown> | undefined)?.data, shlinkItem, shlinkCsv);
@@ -133,25 +125,18 @@ const BITLY_COLUMNS = {
   clicks: ['clicks', 'totalclicks', 'engagements', 'totalengagements'],
 } satisfies Columns<string>;
 
-async function* bitlyCsv(file: OpenedFile): AsyncGenerator<SourceRow> {
-  for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), BITLY_COLUMNS, 'longUrl', "Bitly's")) {
-    if (problem) {
-      yield { where, problem };
-      continue;
-    }
-    yield readRow(where, () => {
-      // A custom back-half is the link people were given: it wins over the generated one.
-      const custom = text(values.customLink)?.split(/[\s,]+/)[0];
-      if (!values.bitlink && !custom) throw new RowProblem('it has no Bitlink');
-      return {
-        url: text(values.longUrl),
-        ...bitlink(custom ?? values.bitlink),
-        title: text(values.title),
-        created: time(values.created, 'created'),
-        clicks: count(values.clicks, 'clicks'),
-      };
-    });
-  }
-}
+const bitlyCsv = (file: OpenedFile) =>
+  csvRows(file.chunks, BITLY_COLUMNS, 'longUrl', "Bitly's", (values) => {
+    // A custom back-half is the link people were given: it wins over the generated one.
+    const custom = text(values.customLink)?.split(/[\s,]+/)[0];
+    if (!values.bitlink && !custom) throw new RowProblem('it has no Bitlink');
+    return {
+      url: text(values.longUrl),
+      ...bitlink(custom ?? values.bitlink),
+      title: text(values.title),
+      created: time(values.created, 'created'),
+      clicks: count(values.clicks, 'clicks'),
+    };
+  });
 
 export const bitlyRows = (file: OpenedFile) => pagesOrCsv(file, 'Bitly', (page) => page.links, bitlyItem, bitlyCsv);

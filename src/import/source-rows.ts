@@ -1,6 +1,6 @@
 // What every import format is read into: one row a link, in the terms Brief keeps, with where in the
 // file it was (decision 0025). Each format's reader fills in what its shortener has.
-import { type CsvRecord, headerName, MalformedInput } from './csv-records.js';
+import { type CsvRecord, csvRecords, headerName, MalformedInput } from './csv-records.js';
 
 export interface SourceRow {
   /** Where in the file: "line 12" (CSV, SQL, JSON lines) or "item 3" (a JSON document). */
@@ -72,6 +72,22 @@ export async function* csvObjects<C extends Columns<string>, Name extends keyof 
     yield { where, values };
   }
   if (index === undefined) throw new MalformedInput('the file is empty');
+}
+
+/**
+ * A CSV file's rows (its text as it streams in), each record's columns (csvObjects) read by `read`: a record cut
+ * short, or a field `read` cannot read (RowProblem), is that row's problem.
+ */
+export async function* csvRows<C extends Columns<string>, Name extends keyof C & string = keyof C & string>(
+  text: AsyncIterable<string>,
+  columns: C,
+  required: Name,
+  formatName: string,
+  read: (values: Partial<Record<keyof C, string>>) => Omit<SourceRow, 'where'>,
+): AsyncGenerator<SourceRow> {
+  for await (const { where, values, problem } of csvObjects(csvRecords(text), columns, required, formatName)) {
+    yield problem ? { where, problem } : readRow(where, () => read(values));
+  }
 }
 
 /** Empty strings are absent. */

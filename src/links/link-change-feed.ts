@@ -1,4 +1,5 @@
 import type { Log } from '../log.js';
+import { pollEvery } from '../periodic-poll.js';
 import { type ChangeBus, LocalChangeBus } from '../shared-state/change-bus.js';
 import type { LinkChangeStore } from '../storage/stores/changes.js';
 
@@ -24,7 +25,6 @@ export class LinkChangeFeed {
   private readonly seen = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
   private polls = 0;
-  private polling = false;
 
   constructor(
     private readonly store: LinkChangeStore,
@@ -46,8 +46,7 @@ export class LinkChangeFeed {
   async start(intervalMs: number): Promise<void> {
     this.lastId = await this.store.newestId();
     await this.bus.subscribe((domain, key) => this.notify(domain, key));
-    this.timer = setInterval(() => void this.pollOnce(), intervalMs);
-    this.timer.unref();
+    this.timer = pollEvery(intervalMs, () => this.poll(), this.log, 'change feed');
   }
 
   stop(): void {
@@ -64,19 +63,6 @@ export class LinkChangeFeed {
     }
     for (const id of this.seen) if (id <= this.lastId - LOOKBACK_IDS) this.seen.delete(id);
     if (++this.polls % POLLS_BETWEEN_PRUNES === 0) await this.store.prune(Date.now() - KEEP_CHANGES_MS);
-  }
-
-  /** One poll at a time: while the database is slow or down, ticks are skipped, not stacked. */
-  private async pollOnce(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      await this.poll();
-    } catch (err) {
-      this.log.warn({ err }, 'change feed poll failed; will retry');
-    } finally {
-      this.polling = false;
-    }
   }
 
   private notify(domain: string, key: string): void {

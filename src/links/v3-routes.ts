@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { BriefError } from '../errors.js';
 import { documentedOnly, OPTIONAL_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
-import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { errorResponse, errorResponses, workspaceCallErrors, workspaceNotFoundResponse } from '../http/error-schemas.js';
 import type { LinkService } from './link-service.js';
 import {
   BulkBody,
@@ -22,10 +22,6 @@ import {
 import { toBulkResult, toListedLink, toOneLink, toShortenResult } from './v3-views.js';
 
 const tags = ['v3 links'];
-const accountErrors = {
-  ...errorResponses(400, 403, 500, 503),
-  401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
-};
 
 const bulkSchema = {
   summary: 'Make one or many links',
@@ -43,7 +39,7 @@ const bulkSchema = {
   response: {
     200: BulkResult,
     ...errorResponses(400, 401, 403, 500, 503),
-    404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+    404: workspaceNotFoundResponse(),
     422: errorResponse(422, { examples: 'bulkValidation' }),
   },
 };
@@ -57,7 +53,7 @@ const shortenSchema = {
   response: {
     200: ShortenV3Result,
     ...errorResponses(400, 401, 403, 422, 500, 503),
-    404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+    404: workspaceNotFoundResponse(),
   },
 };
 
@@ -69,8 +65,8 @@ const listSchema = {
   querystring: ListV3Query,
   response: {
     200: ListV3Result,
-    ...accountErrors,
-    404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+    ...workspaceCallErrors(),
+    404: workspaceNotFoundResponse(),
     422: errorResponse(422, { examples: 'domainsValidation' }),
   },
 };
@@ -85,7 +81,7 @@ const oneSchema = (summary: string, description: string, ok: object, extra: obje
   ...extra,
   response: {
     200: ok,
-    ...accountErrors,
+    ...workspaceCallErrors(),
     404: errorResponse(404, { examples: 'v3NotFound', description: "E_NOT_FOUND: no such live link among the caller's own." }),
     422: errorResponse(422, { examples: 'editValidation' }),
   },

@@ -92,15 +92,9 @@ export class Metrics {
         for (const [status, count] of redirects.entries()) this.inc({ status: String(status) }, count);
       },
     });
-    new Counter({
-      name: 'brief_links_created_total',
-      help: 'Links made by this process (API and web app; not found again by dedupe).',
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(sources.linksCreated());
-      },
-    });
+    this.totalCounter('brief_links_created_total', 'Links made by this process (API and web app; not found again by dedupe).', () =>
+      sources.linksCreated(),
+    );
     this.requests = new Counter({
       name: 'brief_http_requests_total',
       help: 'Requests answered through the router (the API, pages, probes; redirects the fast path answers are in brief_redirects_total), by route template and status.',
@@ -136,24 +130,16 @@ export class Metrics {
         this.set(visitFigures().held);
       },
     });
-    new Counter({
-      name: 'brief_analytics_visits_dropped_total',
-      help: 'Click events dropped from analytics because the buffer was full (the click totals still count them).',
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(visitFigures().dropped);
-      },
-    });
-    new Counter({
-      name: 'brief_analytics_visits_written_total',
-      help: 'Visits written to the analytics store (a stored row may stand for several identical visits).',
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(visitFigures().written);
-      },
-    });
+    this.totalCounter(
+      'brief_analytics_visits_dropped_total',
+      'Click events dropped from analytics because the buffer was full (the click totals still count them).',
+      () => visitFigures().dropped,
+    );
+    this.totalCounter(
+      'brief_analytics_visits_written_total',
+      'Visits written to the analytics store (a stored row may stand for several identical visits).',
+      () => visitFigures().written,
+    );
     new Histogram({
       name: 'brief_analytics_flush_duration_seconds',
       help: 'Time of each analytics flush that had visits to write: enrichment and the write, retries included.',
@@ -208,6 +194,19 @@ export class Metrics {
         this.reset();
         this.inc({ during: 'request' }, metrics.unreachable);
         this.inc({ during: 'click_write' }, sources.redirects().failedClickWrites);
+      },
+    });
+  }
+
+  /** A counter of a total another part of the server keeps, read at each scrape. */
+  private totalCounter(name: string, help: string, total: () => number): void {
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(total());
       },
     });
   }

@@ -7,11 +7,11 @@ import { PENDING_MS, type SingleSignOn, type SsoFailure } from '../accounts/oidc
 import type { PendingSignIn } from '../accounts/oidc-client.js';
 import type { Config } from '../config.js';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
-import { sessionCookie } from '../http/session-cookie.js';
+import { cookieValue, secureCookie, sessionCookie } from '../http/session-cookie.js';
+import { AUTH_TAGS } from './signed-in-routes.js';
 
 export const PENDING_COOKIE = 'brief_oidc';
 const COOKIE_PATH = '/auth/oidc';
-const tags = ['sign-in and team'];
 
 /** Where the app may ask to come back to: its home page or one of its pages under /app/, without a query or dot segments. */
 const RETURN_PATH = /^\/(?:app(?:\/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*\/?)?$/;
@@ -38,9 +38,8 @@ export interface OidcRouteDeps {
 }
 
 export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDeps) {
-  const secure = (request: FastifyRequest) => config.defaultDomain.urlPrefix.startsWith('https:') || request.protocol === 'https';
   const pendingCookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) =>
-    `${PENDING_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure(request) ? '; Secure' : ''}`;
+    `${PENDING_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secureCookie(config, request) ? '; Secure' : ''}`;
   const fail = (reply: FastifyReply, returnTo: string, failure: SsoFailure) => reply.redirect(`${returnTo}?sso_error=${failure}`, 302);
 
   return async (app: FastifyInstance) => {
@@ -56,7 +55,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
             'Sends the browser to the OpenID Connect provider (authorization code flow with PKCE, state and nonce, kept in a ' +
             `10-minute HttpOnly cookie \`${PENDING_COOKIE}\`). \`return\`: the app's page to come back to (\`/\` or under \`/app/\`). ` +
             'When the provider cannot be reached, back to that page with `?sso_error=unavailable`. Only when OIDC_ISSUER is set.',
-          tags,
+          tags: AUTH_TAGS,
           security: NO_AUTH,
           response: { 302: found('To the provider, or back to the app with `sso_error`.') },
         },
@@ -84,7 +83,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
             'email and signs in the user who has it (or makes one, with OIDC_AUTO_CREATE=on): the session cookie is set and the ' +
             'browser goes back to the app. Any failure goes back with `?sso_error=` one of unavailable, denied, state, failed, ' +
             'unverified, unknown, no-workspace.',
-          tags,
+          tags: AUTH_TAGS,
           security: NO_AUTH,
           response: { 302: found('Back to the app: signed in, or with `sso_error`.') },
         },
@@ -126,22 +125,15 @@ function encodePending(pending: Pending): string {
 
 /** The pending sign-in this browser kept, when it is well-formed and not expired. */
 function pendingOf(request: FastifyRequest, now: number): Pending | undefined {
-  const header = request.headers.cookie;
-  if (header === undefined || !header.includes(PENDING_COOKIE)) return undefined;
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at < 0 || part.slice(0, at).trim() !== PENDING_COOKIE) continue;
-    const value = part.slice(at + 1).trim();
-    if (!/^[A-Za-z0-9_-]{1,2048}$/.test(value)) return undefined;
-    try {
-      const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
-      const { state, nonce, verifier, returnTo, expiresAt } = parsed;
-      if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string') return undefined;
-      if (typeof returnTo !== 'string' || !isReturnPath(returnTo) || typeof expiresAt !== 'number' || expiresAt <= now) return undefined;
-      return { state, nonce, verifier, returnTo, expiresAt };
-    } catch {
-      return undefined;
-    }
+  const value = cookieValue(request, PENDING_COOKIE);
+  if (value === undefined || !/^[A-Za-z0-9_-]{1,2048}$/.test(value)) return undefined;
+  try {
+    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const { state, nonce, verifier, returnTo, expiresAt } = parsed;
+    if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string') return undefined;
+    if (typeof returnTo !== 'string' || !isReturnPath(returnTo) || typeof expiresAt !== 'number' || expiresAt <= now) return undefined;
+    return { state, nonce, verifier, returnTo, expiresAt };
+  } catch {
+    return undefined;
   }
-  return undefined;
 }

@@ -6,10 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, PasskeyService, PasskeyView, RegistrationResponseJSON } from '../accounts/passkeys.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
-import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
-import { errorResponse, errorResponses } from '../http/error-schemas.js';
-import { sessionCookie } from '../http/session-cookie.js';
+import { errorResponse } from '../http/error-schemas.js';
 import {
   AcceptWithPasskeyBody,
   CeremonyOptions,
@@ -20,9 +18,8 @@ import {
   SignInBody,
 } from './passkey-schemas.js';
 import { InvitationToken, Me, Success } from './schemas.js';
-import { signedInCaller } from './signed-in-routes.js';
+import { invitationErrors, openRoute, signedInCaller, signedInRoute, signInAnswer } from './signed-in-routes.js';
 
-const tags = ['sign-in and team'];
 const iso = (ms: number) => new Date(ms).toISOString();
 const toPasskey = (passkey: PasskeyView) => ({
   id: passkey.id,
@@ -44,61 +41,46 @@ const signedInOnly = 'A signed-in person (the session cookie); a bearer token is
 
 export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuseCrossSite }: PasskeyRouteDeps) {
   const signedIn = signedInCaller(authenticate);
+  const answerSignedIn = signInAnswer(config, sessions);
   /** The signed-in person's id (a session, not a token). */
   const personOf = async (request: FastifyRequest): Promise<number> => (await signedIn(request)).userId;
 
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const options = { serializerCompiler: documentedOnly };
 
     app.get(
       '/auth/passkeys',
-      {
-        ...options,
-        config: { limit: 'read' },
-        schema: {
-          summary: 'Your passkeys',
-          description: signedInOnly,
-          tags,
-          security: REQUIRED_AUTH,
-          response: { 200: Passkeys, ...errorResponses(400, 401, 500, 503) },
-        },
-      },
+      signedInRoute({
+        limit: 'read',
+        summary: 'Your passkeys',
+        description: signedInOnly,
+        response: { 200: Passkeys },
+      }),
       async (request) => (await passkeys.list(await personOf(request))).map(toPasskey),
     );
 
     app.post(
       '/auth/passkeys/registration/options',
-      {
-        ...options,
-        config: { limit: 'read' },
-        schema: {
-          summary: 'Start adding a passkey',
-          description: `${signedInOnly} The options for navigator.credentials.create(): a discoverable credential, the user verified.`,
-          tags,
-          security: REQUIRED_AUTH,
-          response: { 200: CeremonyOptions, ...errorResponses(400, 401, 500, 503), 403: errorResponse(403) },
-        },
-      },
+      signedInRoute({
+        limit: 'read',
+        summary: 'Start adding a passkey',
+        description: `${signedInOnly} The options for navigator.credentials.create(): a discoverable credential, the user verified.`,
+        response: { 200: CeremonyOptions, 403: errorResponse(403) },
+      }),
       async (request) => passkeys.registrationOptions(await personOf(request)),
     );
 
     app.post(
       '/auth/passkeys/registration',
-      {
-        ...options,
-        config: { limit: 'read' },
-        schema: {
-          summary: 'Add a passkey',
-          description:
-            `${signedInOnly} The authenticator's answer to the options' challenge (good once, for 5 minutes), and an optional name. ` +
-            'A challenge used, expired or not yours, or an answer that does not verify, is 422.',
-          tags,
-          security: REQUIRED_AUTH,
-          body: RegisterBody,
-          response: { 200: PasskeySchema, ...errorResponses(400, 401, 500, 503), 403: errorResponse(403), 422: errorResponse(422) },
-        },
-      },
+      signedInRoute({
+        limit: 'read',
+        summary: 'Add a passkey',
+        description:
+          `${signedInOnly} The authenticator's answer to the options' challenge (good once, for 5 minutes), and an optional name. ` +
+          'A challenge used, expired or not yours, or an answer that does not verify, is 422.',
+        body: RegisterBody,
+        response: { 200: PasskeySchema, 403: errorResponse(403), 422: errorResponse(422) },
+      }),
       async (request) => {
         const userId = await personOf(request);
         // The body's credential is WebAuthn's JSON; its signature, checked by the service, is what counts.
@@ -109,23 +91,17 @@ export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuse
 
     app.delete(
       '/auth/passkeys/:id',
-      {
-        ...options,
-        config: { limit: 'read' },
-        schema: {
-          summary: 'Remove a passkey',
-          description: `${signedInOnly} It signs nobody in from then on. Another person's, or an unknown id, is 404.`,
-          tags,
-          security: REQUIRED_AUTH,
-          params: PasskeyParams,
-          response: {
-            200: Success,
-            ...errorResponses(400, 401, 500, 503),
-            403: errorResponse(403),
-            404: errorResponse(404, { description: 'E_NOT_FOUND: not one of your passkeys.' }),
-          },
+      signedInRoute({
+        limit: 'read',
+        summary: 'Remove a passkey',
+        description: `${signedInOnly} It signs nobody in from then on. Another person's, or an unknown id, is 404.`,
+        params: PasskeyParams,
+        response: {
+          200: Success,
+          403: errorResponse(403),
+          404: errorResponse(404, { description: 'E_NOT_FOUND: not one of your passkeys.' }),
         },
-      },
+      }),
       async (request) => {
         await passkeys.remove(await personOf(request), request.params.id);
         return { success: true as const };
@@ -134,19 +110,14 @@ export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuse
 
     app.post(
       '/auth/passkeys/sign-in/options',
-      {
-        ...options,
-        config: { limit: 'sign-in' },
-        schema: {
-          summary: 'Start signing in with a passkey',
-          description:
-            'The options for navigator.credentials.get(): no email is asked, the authenticator offers its own passkeys for this ' +
-            'server. Counted on the sign-in limits.',
-          tags,
-          security: NO_AUTH,
-          response: { 200: CeremonyOptions, ...errorResponses(400, 500, 503), 403: errorResponse(403) },
-        },
-      },
+      openRoute({
+        limit: 'sign-in',
+        summary: 'Start signing in with a passkey',
+        description:
+          'The options for navigator.credentials.get(): no email is asked, the authenticator offers its own passkeys for this ' +
+          'server. Counted on the sign-in limits.',
+        response: { 200: CeremonyOptions, 403: errorResponse(403) },
+      }),
       async (request) => {
         refuseCrossSite(request);
         return passkeys.signInOptions();
@@ -155,55 +126,36 @@ export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuse
 
     app.post(
       '/auth/passkeys/sign-in',
-      {
-        ...options,
-        config: { limit: 'sign-in' },
-        schema: {
-          summary: 'Sign in with a passkey',
-          description:
-            'Starts a session as a password sign-in does (the same cookie). Every failure (an unknown passkey, a bad signature, ' +
-            'a challenge used or expired) gets the same 401. Counted on the sign-in limits (429).',
-          tags,
-          security: NO_AUTH,
-          body: SignInBody,
-          response: {
-            200: Me,
-            ...errorResponses(400, 500, 503),
-            401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: the passkey was not accepted.' }),
-            403: errorResponse(403),
-          },
+      openRoute({
+        limit: 'sign-in',
+        summary: 'Sign in with a passkey',
+        description:
+          'Starts a session as a password sign-in does (the same cookie). Every failure (an unknown passkey, a bad signature, ' +
+          'a challenge used or expired) gets the same 401. Counted on the sign-in limits (429).',
+        body: SignInBody,
+        response: {
+          200: Me,
+          401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: the passkey was not accepted.' }),
+          403: errorResponse(403),
         },
-      },
+      }),
       async (request, reply) => {
         refuseCrossSite(request);
-        const session = await passkeys.signIn(request.body.response as AuthenticationResponseJSON);
-        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
-        return sessions.whoIs({ accountId: session.accountId, anonymous: false, userId: session.userId });
+        return answerSignedIn(request, reply, await passkeys.signIn(request.body.response as AuthenticationResponseJSON));
       },
     );
 
     app.post(
       '/auth/invitation/passkey/options',
-      {
-        ...options,
-        config: { limit: 'sign-in' },
-        schema: {
-          summary: 'Start accepting an invitation with a passkey',
-          description:
-            'The options for navigator.credentials.create() for the person an invitation is for, instead of a password. ' +
-            'Unknown is 404; used or expired is 422.',
-          tags,
-          security: NO_AUTH,
-          body: InvitationToken,
-          response: {
-            200: CeremonyOptions,
-            ...errorResponses(400, 500, 503),
-            403: errorResponse(403),
-            404: errorResponse(404, { examples: 'invitationNotFound' }),
-            422: errorResponse(422, { examples: 'invitationValidation' }),
-          },
-        },
-      },
+      openRoute({
+        limit: 'sign-in',
+        summary: 'Start accepting an invitation with a passkey',
+        description:
+          'The options for navigator.credentials.create() for the person an invitation is for, instead of a password. ' +
+          'Unknown is 404; used or expired is 422.',
+        body: InvitationToken,
+        response: { 200: CeremonyOptions, 403: errorResponse(403), ...invitationErrors() },
+      }),
       async (request) => {
         refuseCrossSite(request);
         return passkeys.invitationOptions(request.body.token);
@@ -212,34 +164,21 @@ export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuse
 
     app.post(
       '/auth/invitation/passkey',
-      {
-        ...options,
-        config: { limit: 'sign-in' },
-        schema: {
-          summary: 'Accept an invitation with a passkey',
-          description:
-            'The authenticator’s answer to the options’ challenge: the person is made with this passkey (and no password), ' +
-            'joins the workspace with the role and is signed in, in one transaction. Once only; an email that can sign in ' +
-            'already (a password or a passkey) is refused and nothing is made.',
-          tags,
-          security: NO_AUTH,
-          body: AcceptWithPasskeyBody,
-          response: {
-            200: Me,
-            ...errorResponses(400, 500, 503),
-            403: errorResponse(403),
-            404: errorResponse(404, { examples: 'invitationNotFound' }),
-            422: errorResponse(422, { examples: 'invitationValidation' }),
-          },
-        },
-      },
+      openRoute({
+        limit: 'sign-in',
+        summary: 'Accept an invitation with a passkey',
+        description:
+          'The authenticator’s answer to the options’ challenge: the person is made with this passkey (and no password), ' +
+          'joins the workspace with the role and is signed in, in one transaction. Once only; an email that can sign in ' +
+          'already (a password or a passkey) is refused and nothing is made.',
+        body: AcceptWithPasskeyBody,
+        response: { 200: Me, 403: errorResponse(403), ...invitationErrors() },
+      }),
       async (request, reply) => {
         refuseCrossSite(request);
         const { token, response, displayName, name } = request.body;
         const { userId, accountId } = await passkeys.acceptInvitation(token, response as RegistrationResponseJSON, displayName, name);
-        const session = await sessions.start(userId, accountId);
-        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
-        return sessions.whoIs({ accountId, anonymous: false, userId });
+        return answerSignedIn(request, reply, await sessions.start(userId, accountId));
       },
     );
   };

@@ -6,10 +6,9 @@ import { parseRole } from '../accounts/roles.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
-import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
-import { errorResponse, errorResponses } from '../http/error-schemas.js';
-import { clearedSessionCookie, sessionCookie, sessionCookieOf } from '../http/session-cookie.js';
+import { errorResponse } from '../http/error-schemas.js';
+import { clearedSessionCookie, sessionCookieOf } from '../http/session-cookie.js';
 import { registerMemberRoutes } from './member-routes.js';
 import {
   AcceptBody,
@@ -23,9 +22,8 @@ import {
   SwitchBody,
   Workspaces,
 } from './schemas.js';
-import { COOKIE_AUTH, signedInCaller } from './signed-in-routes.js';
+import { COOKIE_AUTH, invitationErrors, openRoute, signedInCaller, signedInRoute, signInAnswer } from './signed-in-routes.js';
 
-const tags = ['sign-in and team'];
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface PeopleRouteDeps {
@@ -40,51 +38,35 @@ export interface PeopleRouteDeps {
 export function peopleRoutes({ config, sessions, people, authenticate, refuseCrossSite }: PeopleRouteDeps) {
   /** A signed-in person (a session, not a token). */
   const signedIn = signedInCaller(authenticate);
+  const answerSignedIn = signInAnswer(config, sessions);
 
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const options = { serializerCompiler: documentedOnly };
 
     app.post(
       '/auth/sign-in',
-      {
-        ...options,
-        config: { limit: 'sign-in' },
-        schema: {
-          summary: 'Sign in with an email and password',
-          description:
-            'Starts a session: its cookie is HttpOnly, SameSite=Lax, Secure under https. A wrong password and an unknown email ' +
-            'get the same answer. Attempts are limited per client address and per email (429).',
-          tags,
-          security: NO_AUTH,
-          body: SignInBody,
-          response: {
-            200: Me,
-            ...errorResponses(400, 500, 503),
-            401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: wrong email or password.' }),
-          },
-        },
-      },
+      openRoute({
+        limit: 'sign-in',
+        summary: 'Sign in with an email and password',
+        description:
+          'Starts a session: its cookie is HttpOnly, SameSite=Lax, Secure under https. A wrong password and an unknown email ' +
+          'get the same answer. Attempts are limited per client address and per email (429).',
+        body: SignInBody,
+        response: { 200: Me, 401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: wrong email or password.' }) },
+      }),
       async (request, reply) => {
         refuseCrossSite(request);
-        const session = await sessions.signIn(request.body.email, request.body.password);
-        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
-        return sessions.whoIs({ accountId: session.accountId, anonymous: false, userId: session.userId });
+        return answerSignedIn(request, reply, await sessions.signIn(request.body.email, request.body.password));
       },
     );
 
     app.post(
       '/auth/sign-out',
-      {
-        ...options,
-        schema: {
-          summary: 'Sign out',
-          description: 'Ends the session on the server (its cookie signs nobody in any more, even if kept) and clears the cookie.',
-          tags,
-          security: NO_AUTH,
-          response: { 200: Success, ...errorResponses(400, 500, 503) },
-        },
-      },
+      openRoute({
+        summary: 'Sign out',
+        description: 'Ends the session on the server (its cookie signs nobody in any more, even if kept) and clears the cookie.',
+        response: { 200: Success },
+      }),
       async (request, reply) => {
         const session = sessionCookieOf(request);
         if (session) {
@@ -98,50 +80,34 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
 
     app.get(
       '/auth/me',
-      {
-        ...options,
-        schema: {
-          summary: 'Who is signed in',
-          description: 'The person, the workspace the session acts in and its role, and every workspace of the person.',
-          tags,
-          security: REQUIRED_AUTH,
-          response: { 200: Me, ...errorResponses(400, 401, 500, 503) },
-        },
-      },
+      signedInRoute({
+        summary: 'Who is signed in',
+        description: 'The person, the workspace the session acts in and its role, and every workspace of the person.',
+        response: { 200: Me },
+      }),
       async (request) => sessions.whoIs(await signedIn(request)),
     );
 
     app.get(
       '/auth/workspaces',
-      {
-        ...options,
-        schema: {
-          summary: 'The signed-in person’s workspaces',
-          description: 'Every workspace the person belongs to, with their role in it: what the switcher offers.',
-          tags,
-          security: REQUIRED_AUTH,
-          response: { 200: Workspaces, ...errorResponses(400, 401, 500, 503) },
-        },
-      },
+      signedInRoute({
+        summary: 'The signed-in person’s workspaces',
+        description: 'Every workspace the person belongs to, with their role in it: what the switcher offers.',
+        response: { 200: Workspaces },
+      }),
       async (request) => (await sessions.whoIs(await signedIn(request))).workspaces,
     );
 
-    const switchSchema = (deprecated: boolean) => ({
-      summary: deprecated ? 'Switch workspace (the older path of POST /auth/workspace/switch)' : 'Switch workspace',
-      description:
-        'Moves the session to another of the person’s workspaces (by its workspaceId); any other is 404. A cookie from another ' +
-        'site is refused (403), as on every cookie-authenticated change.',
-      tags,
-      deprecated,
-      security: REQUIRED_AUTH,
-      body: SwitchBody,
-      response: {
-        200: Me,
-        ...errorResponses(400, 401, 500, 503),
-        403: errorResponse(403),
-        404: errorResponse(404, { examples: 'workspaceNotFound' }),
-      },
-    });
+    const switchRoute = (deprecated: boolean) =>
+      signedInRoute({
+        summary: deprecated ? 'Switch workspace (the older path of POST /auth/workspace/switch)' : 'Switch workspace',
+        description:
+          'Moves the session to another of the person’s workspaces (by its workspaceId); any other is 404. A cookie from another ' +
+          'site is refused (403), as on every cookie-authenticated change.',
+        deprecated,
+        body: SwitchBody,
+        response: { 200: Me, 403: errorResponse(403), 404: errorResponse(404, { examples: 'workspaceNotFound' }) },
+      });
     const switchWorkspace = async (request: FastifyRequest<{ Body: SwitchBody }>) => {
       const caller = await signedIn(request);
       const session = sessionCookieOf(request);
@@ -149,32 +115,22 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
       await sessions.switchWorkspace(session, caller.userId!, request.body.workspaceId);
       return sessions.whoIs((await sessions.callerFor(session)) ?? caller);
     };
-    app.post('/auth/workspace/switch', { ...options, schema: switchSchema(false) }, switchWorkspace);
-    app.post('/auth/workspace', { ...options, schema: switchSchema(true) }, switchWorkspace);
+    app.post('/auth/workspace/switch', switchRoute(false), switchWorkspace);
+    app.post('/auth/workspace', switchRoute(true), switchWorkspace);
 
     registerMemberRoutes(app, { people, authenticate });
 
     app.post(
       '/auth/invitations',
-      {
-        ...options,
-        config: { limit: 'read' },
-        schema: {
-          summary: 'Invite someone',
-          description:
-            `${COOKIE_AUTH} An admin (an owner, for the owner role) invites an email with a role; the answer's one-time link, ` +
-            'valid 7 days, lets its holder set a password and join.',
-          tags,
-          security: REQUIRED_AUTH,
-          body: InviteBody,
-          response: {
-            200: MadeInvitation,
-            ...errorResponses(400, 401, 500, 503),
-            403: errorResponse(403),
-            422: errorResponse(422, { examples: 'inviteValidation' }),
-          },
-        },
-      },
+      signedInRoute({
+        limit: 'read',
+        summary: 'Invite someone',
+        description:
+          `${COOKIE_AUTH} An admin (an owner, for the owner role) invites an email with a role; the answer's one-time link, ` +
+          'valid 7 days, lets its holder set a password and join.',
+        body: InviteBody,
+        response: { 200: MadeInvitation, 403: errorResponse(403), 422: errorResponse(422, { examples: 'inviteValidation' }) },
+      }),
       async (request) => {
         const caller = await authenticate(request);
         const made = await people.invite(caller, request.body.email, parseRole(request.body.role));
@@ -184,23 +140,13 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
 
     app.post(
       '/auth/invitation',
-      {
-        ...options,
-        config: { limit: 'sign-in' },
-        schema: {
-          summary: 'An invitation, by its secret',
-          description: 'Who it is for, which workspace and role: for the page that accepts it. Unknown is 404; used or expired is 422.',
-          tags,
-          security: NO_AUTH,
-          body: InvitationToken,
-          response: {
-            200: InvitationView,
-            ...errorResponses(400, 500, 503),
-            404: errorResponse(404, { examples: 'invitationNotFound' }),
-            422: errorResponse(422, { examples: 'invitationValidation' }),
-          },
-        },
-      },
+      openRoute({
+        limit: 'sign-in',
+        summary: 'An invitation, by its secret',
+        description: 'Who it is for, which workspace and role: for the page that accepts it. Unknown is 404; used or expired is 422.',
+        body: InvitationToken,
+        response: { 200: InvitationView, ...invitationErrors() },
+      }),
       async (request) => {
         const found = await people.describeInvitation(request.body.token);
         return {
@@ -215,36 +161,27 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
 
     app.post(
       '/auth/invitation/accept',
-      {
-        ...options,
-        config: { limit: 'sign-in' },
-        schema: {
-          summary: 'Accept an invitation',
-          description:
-            'Sets the person’s password (at least 10 characters), joins the workspace with the role and signs in. Once only. ' +
-            'Someone who signs in already joins with their own password (a wrong one is 401 and uses nothing), or with no ' +
-            'password when signed in as the invitation’s email; someone already in the workspace keeps their role.',
-          tags,
-          security: NO_AUTH,
-          body: AcceptBody,
-          response: {
-            200: Me,
-            ...errorResponses(400, 500, 503),
-            401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: the wrong password of someone who signs in already.' }),
-            404: errorResponse(404, { examples: 'invitationNotFound' }),
-            422: errorResponse(422, { examples: 'invitationValidation' }),
-          },
+      openRoute({
+        limit: 'sign-in',
+        summary: 'Accept an invitation',
+        description:
+          'Sets the person’s password (at least 10 characters), joins the workspace with the role and signs in. Once only. ' +
+          'Someone who signs in already joins with their own password (a wrong one is 401 and uses nothing), or with no ' +
+          'password when signed in as the invitation’s email; someone already in the workspace keeps their role.',
+        body: AcceptBody,
+        response: {
+          200: Me,
+          401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: the wrong password of someone who signs in already.' }),
+          ...invitationErrors(),
         },
-      },
+      }),
       async (request, reply) => {
         refuseCrossSite(request);
         // A live session of the invitation's own email needs no password; an ended or unknown one is simply not used.
         const cookie = sessionCookieOf(request);
         const signedInAs = cookie ? (await sessions.callerFor(cookie))?.userId : undefined;
         const { userId, accountId } = await people.accept(request.body.token, request.body.password, request.body.displayName, signedInAs);
-        const session = await sessions.start(userId, accountId);
-        reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
-        return sessions.whoIs({ accountId, anonymous: false, userId });
+        return answerSignedIn(request, reply, await sessions.start(userId, accountId));
       },
     );
   };

@@ -1,10 +1,18 @@
-// What the /auth routes share (an HTTP edge, as routes files are): who a signed-in person's call is, and how the API document says a call
-// takes a session cookie.
-import type { FastifyRequest } from 'fastify';
+// What the /auth routes share (an HTTP edge, as routes files are): who a signed-in person's call is, how the API
+// document says a call takes a session cookie, and the options every /auth route is declared with.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../accounts/account-service.js';
+import type { SessionService } from '../accounts/sessions.js';
+import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
+import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
-import { SESSION_COOKIE } from '../http/session-cookie.js';
+import { type ErrorStatus, errorResponse, errorResponses } from '../http/error-schemas.js';
+import type { LimitPolicy } from '../http/rate-limits.js';
+import { SESSION_COOKIE, sessionCookie } from '../http/session-cookie.js';
+
+/** The API document's tag of every /auth call. */
+export const AUTH_TAGS = ['sign-in and team'];
 
 /** The API document's word on a call that takes a session cookie as well as a token. */
 export const COOKIE_AUTH = `A session cookie (\`${SESSION_COOKIE}\`) from \`POST /auth/sign-in\`, or a bearer token.`;
@@ -18,5 +26,61 @@ export function signedInCaller(authenticate: Authenticate) {
     const caller = await authenticate(request);
     if (caller.userId === undefined) throw BriefError.unauthorized('Not signed in');
     return caller as Caller & { readonly userId: number };
+  };
+}
+
+/**
+ * How a call that signs someone in answers (a password, a passkey, an invitation accepted): it sets the new
+ * session's cookie, and says who is signed in now as `GET /auth/me` does.
+ */
+export function signInAnswer(config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>, sessions: Pick<SessionService, 'whoIs'>) {
+  return (request: FastifyRequest, reply: FastifyReply, session: { sessionId: string; userId: number; accountId: number }) => {
+    reply.header('set-cookie', sessionCookie(config, request, session.sessionId));
+    return sessions.whoIs({ accountId: session.accountId, anonymous: false, userId: session.userId });
+  };
+}
+
+/** What a call given an invitation's secret answers when it is unknown (404), or used or expired (422). */
+export const invitationErrors = () => ({
+  404: errorResponse(404, { examples: 'invitationNotFound' }),
+  422: errorResponse(422, { examples: 'invitationValidation' }),
+});
+
+/**
+ * An /auth route as its file declares it: its rate limit (none: only the API-wide ones), its schema's
+ * summary, description, params and body, and its answers beyond the error statuses every such call has.
+ */
+export interface AuthRoute {
+  readonly limit?: LimitPolicy;
+  readonly summary: string;
+  readonly description: string;
+  readonly deprecated?: boolean;
+  readonly params?: unknown;
+  readonly body?: unknown;
+  readonly response: object;
+}
+
+/**
+ * The options of an /auth call made with a session cookie or a token (REQUIRED_AUTH in the document): 400, 401,
+ * 500 and 503 documented besides the route's own answers.
+ */
+export function signedInRoute<R extends AuthRoute>(route: R) {
+  return authRouteOptions(route, REQUIRED_AUTH, errorResponses(400, 401, 500, 503));
+}
+
+/** The options of an /auth call anyone makes, signed in or not (NO_AUTH): 400, 500 and 503 besides its own answers. */
+export function openRoute<R extends AuthRoute>(route: R) {
+  return authRouteOptions(route, NO_AUTH, errorResponses(400, 500, 503));
+}
+
+function authRouteOptions<R extends AuthRoute>(
+  { limit, response, ...schema }: R,
+  security: typeof NO_AUTH,
+  errors: Partial<Record<ErrorStatus, object>>,
+) {
+  return {
+    serializerCompiler: documentedOnly,
+    ...(limit && { config: { limit } }),
+    schema: { ...schema, tags: AUTH_TAGS, security, response: { ...errors, ...response } },
   };
 }

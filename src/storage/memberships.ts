@@ -102,3 +102,18 @@ export function claimInvitation(db: Kysely<Tables>, tokenHash: string, now: numb
     .returning(['account_id', 'role'])
     .executeTakeFirst();
 }
+
+/**
+ * Thrown inside a transaction to undo it (an invitation's claim with it) when the email is someone's who can
+ * sign in already, or was taken meanwhile; the store's method answers it as taken.
+ */
+export class TakenEmail extends Error {}
+
+/**
+ * Whether a user can sign in already, with a password or a passkey (decision 0030): such a person joins
+ * that way, never with a credential an invitation's link would add.
+ */
+export async function canSignIn(db: Kysely<Tables>, user: { id: number; password_hash: string | null }): Promise<boolean> {
+  if (user.password_hash !== null) return true;
+  return (await db.selectFrom('passkeys').select('id').where('user_id', '=', user.id).executeTakeFirst()) !== undefined;
+}

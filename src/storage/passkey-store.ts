@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
-import { claimInvitation } from './memberships.js';
+import { canSignIn, claimInvitation, TakenEmail } from './memberships.js';
 import { emailKey } from './people-store.js';
 import type { Challenge, ChallengePurpose, NewPasskey, PasskeyRecord, PasskeyStore } from './stores/passkeys.js';
 import type { PasskeyRow, Tables } from './tables.js';
@@ -79,9 +79,7 @@ export class SqlPasskeyStore implements PasskeyStore {
         const key = emailKey(user.email);
         let found = await db.selectFrom('users').select(['id', 'password_hash']).where('email_key', '=', key).executeTakeFirst();
         if (found) {
-          // Someone who can sign in already joins that way, never with a credential a link added.
-          const keyed = await db.selectFrom('passkeys').select('id').where('user_id', '=', found.id).executeTakeFirst();
-          if (found.password_hash !== null || keyed) throw new Taken();
+          if (await canSignIn(db, found)) throw new TakenEmail();
         } else {
           found = await db
             .insertInto('users')
@@ -89,18 +87,18 @@ export class SqlPasskeyStore implements PasskeyStore {
             .onConflict((oc) => oc.column('email_key').doNothing())
             .returning(['id', 'password_hash'])
             .executeTakeFirst();
-          if (!found) throw new Taken();
+          if (!found) throw new TakenEmail();
         }
         await db
           .insertInto('memberships')
           .values({ user_id: found.id, account_id: claimed.account_id, role: claimed.role, created_at: now })
           .onConflict((oc) => oc.columns(['user_id', 'account_id']).doUpdateSet({ role: claimed.role }))
           .execute();
-        if (!(await insertPasskey(db, { ...passkey, userId: found.id, now }))) throw new Taken();
+        if (!(await insertPasskey(db, { ...passkey, userId: found.id, now }))) throw new TakenEmail();
         return { userId: found.id, accountId: claimed.account_id };
       })
       .catch((error: unknown) => {
-        if (error instanceof Taken) return 'taken' as const;
+        if (error instanceof TakenEmail) return 'taken' as const;
         throw error;
       });
   }
@@ -129,9 +127,6 @@ export class SqlPasskeyStore implements PasskeyStore {
     return Number(result.numUpdatedRows) > 0;
   }
 }
-
-/** Thrown inside the transaction to undo the claim of an invitation whose person can sign in already. */
-class Taken extends Error {}
 
 function insertPasskey(db: Kysely<Tables>, passkey: NewPasskey): Promise<PasskeyRow | undefined> {
   return db

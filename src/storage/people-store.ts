@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
-import { addMembership, changeMembership, claimInvitation, joinOnce, soleOwnerships } from './memberships.js';
+import { addMembership, canSignIn, changeMembership, claimInvitation, joinOnce, soleOwnerships, TakenEmail } from './memberships.js';
 import type {
   InvitationRecord,
   MembershipRecord,
+  NewInvitation,
   NewUser,
   PeopleStore,
   RoleName,
@@ -179,14 +180,7 @@ export class SqlPeopleStore implements PeopleStore {
     await this.connection.write((db) => db.deleteFrom('sessions').where('id_hash', '=', idHash).execute());
   }
 
-  async addInvitation(invitation: {
-    tokenHash: string;
-    accountId: number;
-    email: string;
-    role: RoleName;
-    now: number;
-    expiresAt: number;
-  }): Promise<InvitationRecord> {
+  async addInvitation(invitation: NewInvitation): Promise<InvitationRecord> {
     const row = await this.connection.write((db) =>
       db
         .insertInto('invitations')
@@ -253,10 +247,8 @@ export class SqlPeopleStore implements PeopleStore {
         }
         let row = await db.selectFrom('users').selectAll().where('email_key', '=', emailKey(user.email)).executeTakeFirst();
         if (row && user.passwordHash !== null) {
-          // Someone who can sign in already (a password or a passkey, decision 0030) joins that way,
-          // never with a password the link set: the link's holder would get into their account.
-          const passkey = await db.selectFrom('passkeys').select('id').where('user_id', '=', row.id).executeTakeFirst();
-          if (row.password_hash !== null || passkey) throw new TakenEmail();
+          // A password the link set would let the link's holder into their account.
+          if (await canSignIn(db, row)) throw new TakenEmail();
         }
         if (!row) row = await insertUser(db, user);
         else if (user.passwordHash !== null) {
@@ -277,9 +269,6 @@ export class SqlPeopleStore implements PeopleStore {
       });
   }
 }
-
-/** Thrown inside the transaction to undo the claim of an invitation whose person can sign in already. */
-class TakenEmail extends Error {}
 
 function insertUser(db: Kysely<Tables>, user: NewUser): Promise<UserRow | undefined> {
   return db

@@ -3,15 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountService, TokenView } from '../accounts/account-service.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate, WorkspaceCaller } from '../http/auth.js';
-import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { errorResponse, errorResponses, tokenRequiredResponse, workspaceNotFoundResponse } from '../http/error-schemas.js';
 import { parseExpiry } from '../links/link-fields.js';
 import { type ApiToken, ApiTokenList, NewToken, NewTokenBody, PresentedToken, Revoked, TokenPath, TokensQuery } from './schemas.js';
 
 const tags = ['tokens'];
 const errors = {
   ...errorResponses(400, 500, 503),
-  401: errorResponse(401, { examples: 'tokenRequired', description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.' }),
-  404: errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' }),
+  401: tokenRequiredResponse(),
+  404: workspaceNotFoundResponse(),
 };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -42,6 +42,16 @@ export interface InvitationRecord {
   readonly usedAt: number | null;
 }
 
+/** An invitation as it is made: the hash of its secret, the workspace, email and role, when it was made and until when it holds. */
+export interface NewInvitation {
+  readonly tokenHash: string;
+  readonly accountId: number;
+  readonly email: string;
+  readonly role: RoleName;
+  readonly now: number;
+  readonly expiresAt: number;
+}
+
 export interface NewUser {
   readonly email: string;
   readonly displayName: string | null;
@@ -96,14 +106,7 @@ export interface PeopleStore {
   switchSession(idHash: string, accountId: number): Promise<void>;
   removeSession(idHash: string): Promise<void>;
 
-  addInvitation(invitation: {
-    tokenHash: string;
-    accountId: number;
-    email: string;
-    role: RoleName;
-    now: number;
-    expiresAt: number;
-  }): Promise<InvitationRecord>;
+  addInvitation(invitation: NewInvitation): Promise<InvitationRecord>;
   invitationByHash(tokenHash: string): Promise<InvitationRecord | undefined>;
   /**
    * Uses an invitation once, in one transaction: marks it used (only if unused and unexpired at `now`),
