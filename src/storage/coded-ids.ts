@@ -33,41 +33,54 @@ export async function codedHolderIn(db: Kysely<Tables>, codes: CodePermutation, 
   return db.selectFrom('links').selectAll().where('id', '=', id).where('domain', '=', domain).where('key', '=', key).executeTakeFirst();
 }
 
-/** A code a batch makes, on the domain its link is on. */
-export interface MadeCode {
+/** A code a batch makes, or a key it asks for (a slug or an import's kept key), on the domain of its link. */
+export interface KeyOnDomain {
   readonly domain: string;
-  readonly code: string;
+  readonly key: string;
 }
 
 /** Whether any of a batch must go the one-link way: a slug (or kept key) on a code made before, or a new code on a key or code stored before. */
 export async function anyClash(
   db: Kysely<Tables>,
   codes: CodePermutation,
-  slugs: readonly (string | null)[],
-  made: readonly MadeCode[],
+  asked: readonly KeyOnDomain[],
+  made: readonly KeyOnDomain[],
 ): Promise<boolean> {
-  if (made.some(({ code }) => RESERVED_KEYS.has(code.toLowerCase()))) return true;
-  const { rows } = await clashQuery(codes, slugs, made).execute(db);
+  if (made.some(({ key }) => RESERVED_KEYS.has(key.toLowerCase()))) return true;
+  const { rows } = await clashQuery(codes, asked, made).execute(db);
   return Boolean(rows[0]?.clash);
 }
 
 /**
- * anyClash's statement. A new code is looked for among the keys of its own domain (as codeHeld does), so
- * each part is a lookup in an index (links_domain_key, links_code, the primary key) however many links
- * there are; without the domain, the keys' part read the whole table, once a batch.
+ * anyClash's statement, in parts by domain, each a lookup in an index however many links there are:
+ * - a new code among its domain's stored keys (links_domain_key), as codeHeld does, and among the codes
+ *   stored before anywhere (links_code);
+ * - an asked key that decodes to an id, on the link of that id if it is on the domain with that key
+ *   (the primary key), as codedHolderIn does.
+ * Without the domain, the keys' part read the whole table once a batch; without the key, any slug of
+ * a code's length decoded to some id that exists, and sent nearly every batch the one-link way.
  */
-export function clashQuery(codes: CodePermutation, slugs: readonly (string | null)[], made: readonly MadeCode[]) {
-  const byDomain = new Map<string, string[]>();
-  for (const { domain, code } of made) {
-    const list = byDomain.get(domain);
-    if (list) list.push(code);
-    else byDomain.set(domain, [code]);
+export function clashQuery(codes: CodePermutation, asked: readonly KeyOnDomain[], made: readonly KeyOnDomain[]) {
+  const parts = [];
+  for (const [domain, keys] of byDomain(made)) {
+    parts.push(sql`exists(select 1 from links where domain = ${domain} and key in (${sql.join(keys)}) and ${IS_STORED_KEY})`);
   }
-  const parts = [...byDomain].map(
-    ([domain, list]) => sql`exists(select 1 from links where domain = ${domain} and key in (${sql.join(list)}) and ${IS_STORED_KEY})`,
-  );
-  if (made.length > 0) parts.push(sql`exists(select 1 from links where code in (${sql.join(made.map(({ code }) => code))}) and ${IS_STORED_CODE})`);
-  const slugIds = slugs.flatMap((slug) => (slug === null ? [] : [codes.decode(slug)].filter((id) => id !== undefined)));
-  if (slugIds.length > 0) parts.push(sql`exists(select 1 from links where id in (${sql.join(slugIds)}))`);
+  if (made.length > 0) parts.push(sql`exists(select 1 from links where code in (${sql.join(made.map(({ key }) => key))}) and ${IS_STORED_CODE})`);
+  const decoded = asked.filter(({ key }) => codes.decode(key) !== undefined);
+  for (const [domain, keys] of byDomain(decoded)) {
+    const ids = keys.map((key) => codes.decode(key)!);
+    parts.push(sql`exists(select 1 from links where id in (${sql.join(ids)}) and domain = ${domain} and key in (${sql.join(keys)}))`);
+  }
   return sql<{ clash: boolean }>`select ${parts.length > 0 ? sql.join(parts, sql` or `) : sql`false`} as clash`;
+}
+
+/** The keys of each domain. */
+function byDomain(keys: readonly KeyOnDomain[]): Map<string, string[]> {
+  const domains = new Map<string, string[]>();
+  for (const { domain, key } of keys) {
+    const list = domains.get(domain);
+    if (list) list.push(key);
+    else domains.set(domain, [key]);
+  }
+  return domains;
 }

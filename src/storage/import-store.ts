@@ -78,11 +78,7 @@ async function writeRows(
     .selectFrom('link_imports')
     .select('origin_key')
     .where('source', '=', source)
-    .where(
-      'origin_key',
-      'in',
-      links.map((link) => link.originKey),
-    )
+    .where(sql<boolean>`origin_key = any(${links.map((link) => link.originKey)}::text[])`)
     .execute();
   const importedBefore = new Set(known.map((row) => row.origin_key));
   const seen = new Set<string>();
@@ -106,35 +102,59 @@ async function writeRows(
         ? linkValues(link, ids[i]!, placement.keptCode, null, false)
         : linkValues(link, ids[i]!, codes.codeFor(ids[i]!, codeLength(link.domain)), placement.slug, true),
     );
-    const made = rows.filter((row) => row.coded === 1).map(({ domain, code }) => ({ domain, code }));
-    const kept = fresh.map(({ link }) => link.key);
-    const keptHere = new Set(kept);
-    if (!made.some(({ code }) => keptHere.has(code)) && !(await anyClash(db, codes, kept, made))) {
-      const inserted = await db
-        .insertInto('links')
-        .values(rows)
-        .onConflict((oc) => oc.doNothing())
-        .returning(['id', 'domain', 'key'])
-        .execute();
+    const made = rows.filter((row) => row.coded === 1).map(({ domain, code }) => ({ domain, key: code }));
+    const asked = fresh.flatMap(({ link: { domain, key } }) => (key === null ? [] : [{ domain, key }]));
+    const askedHere = new Set(asked.map(({ key }) => key));
+    if (!made.some(({ key }) => askedHere.has(key)) && !(await anyClash(db, codes, asked, made))) {
+      const inserted = await insertRows(db, rows);
       const byId = new Map(inserted.map((row) => [Number(row.id), row]));
-      const notes: Array<{ source: string; origin_key: string; link_id: number; imported_at: number }> = [];
-      const clicks: Array<{ link_id: number; clicks: number }> = [];
+      const notes: Array<{ originKey: string; linkId: number }> = [];
+      const clicks: Array<{ linkId: number; clicks: number }> = [];
       const now = Date.now();
       for (const [i, { index, link }] of fresh.entries()) {
         const row = byId.get(ids[i]!);
         if (!row) continue;
         outcomes[index] = { imported: { id: ids[i]!, domain: row.domain, key: row.key } };
-        notes.push({ source, origin_key: link.originKey, link_id: ids[i]!, imported_at: now });
-        if (link.clicks > 0) clicks.push({ link_id: ids[i]!, clicks: link.clicks });
+        notes.push({ originKey: link.originKey, linkId: ids[i]! });
+        if (link.clicks > 0) clicks.push({ linkId: ids[i]!, clicks: link.clicks });
       }
-      if (notes.length > 0) await db.insertInto('link_imports').values(notes).execute();
-      if (clicks.length > 0) await db.insertInto('link_clicks').values(clicks).execute();
+      if (notes.length > 0) {
+        await sql`insert into link_imports (source, origin_key, link_id, imported_at)
+          select ${source}, origin_key, link_id, ${now} from unnest(${notes.map((note) => note.originKey)}::text[], ${notes.map((note) => note.linkId)}::bigint[]) as t(origin_key, link_id)`.execute(
+          db,
+        );
+      }
+      if (clicks.length > 0) {
+        await sql`insert into link_clicks (link_id, clicks)
+          select * from unnest(${clicks.map((row) => row.linkId)}::bigint[], ${clicks.map((row) => row.clicks)}::bigint[])`.execute(db);
+      }
     }
   }
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome === undefined) outcomes[index] = await writeRow(db, codes, source, links[index]!, codeLength);
   }
   return outcomes as ImportOutcome[];
+}
+
+/**
+ * A chunk's links in one INSERT … SELECT FROM unnest(arrays): a parameter a column rather than one a value
+ * (19 a link: 38,000 for a chunk), which PostgreSQL parses and binds, and the driver sends, many times faster.
+ * The ones a unique index turned away (ON CONFLICT DO NOTHING) are missing from what it returns.
+ */
+function insertRows(db: Kysely<Tables>, rows: ReadonlyArray<ReturnType<typeof linkValues>>) {
+  const column = <K extends keyof ReturnType<typeof linkValues>>(name: K) => rows.map((row) => row[name]);
+  return sql<{ id: string; domain: string; key: string }>`insert into links
+    (id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, comment, expires_at, reusable, forward_query, coded)
+    select * from unnest(
+      ${column('id')}::bigint[], ${column('code')}::text[], ${column('domain')}::text[], ${column('key')}::text[],
+      ${column('slug')}::text[], ${column('url')}::text[], ${column('url_hash')}::bytea[], ${column('title')}::text[],
+      ${column('account_id')}::integer[], ${column('status')}::text[], ${column('created_at')}::bigint[], ${column('comment')}::text[],
+      ${column('expires_at')}::bigint[], ${rows.map((row) => row.reusable === 1)}::boolean[],
+      ${rows.map((row) => row.forward_query === 1)}::boolean[], ${rows.map((row) => row.coded === 1)}::boolean[])
+    on conflict do nothing
+    returning id, domain, key`
+    .execute(db)
+    .then((result) => result.rows);
 }
 
 function linkValues(link: ImportedLink, id: number, code: string, slug: string | null, coded: boolean) {

@@ -152,8 +152,8 @@ export class SqlLinkStore implements LinkStore {
         !(await anyClash(
           db,
           codes,
-          links.map((link) => link.slug),
-          links.map((link, i) => ({ domain: link.domain, code: made[i]! })),
+          links.flatMap(({ domain, slug }) => (slug === null ? [] : [{ domain, key: slug }])),
+          links.map((link, i) => ({ domain: link.domain, key: made[i]! })),
         ))
       ) {
         const rows = await db

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { clashQuery } from '../../src/storage/coded-ids.js';
+import { clashQuery, type KeyOnDomain } from '../../src/storage/coded-ids.js';
 import type { Dialect } from '../../src/storage/connection.js';
 import { type Database, openDatabase } from '../../src/storage/database.js';
 import { permutationOf } from '../../src/storage/link-codes.js';
@@ -155,11 +155,17 @@ for (const dialect of dialects) {
             from generate_series(1, 20000) as n`.execute(db);
           await sql`analyze links`.execute(db);
           const made = [
-            { domain: 'a.test', code: codes.encode(900_001, 7) },
-            { domain: 'a.test', code: codes.encode(900_002, 7) },
-            { domain: 'b.test', code: codes.encode(900_003, 7) },
+            { domain: 'a.test', key: codes.encode(900_001, 7) },
+            { domain: 'a.test', key: codes.encode(900_002, 7) },
+            { domain: 'b.test', key: codes.encode(900_003, 7) },
           ];
-          const query = clashQuery(codes, ['some-slug', codes.encode(900_042, 7)], made);
+          // Slugs that decode to ids of links that exist, but not on their domain with that key.
+          const asked = [
+            { domain: 'a.test', key: 'some-slug' },
+            { domain: 'a.test', key: codes.encode(42, 7) },
+            { domain: 'wide.test', key: codes.encode(43, 5) },
+          ];
+          const query = clashQuery(codes, asked, made);
           const plan = await db.transaction().execute(async (trx) => {
             await sql`set local enable_seqscan = off`.execute(trx);
             const { rows } = await sql<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>`explain (analyze, buffers, format json) ${query}`.execute(trx);
@@ -167,11 +173,13 @@ for (const dialect of dialects) {
           });
           const blocks = (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0);
           assert.ok(blocks < 60, `the check read ${blocks} pages: ${JSON.stringify(plan)}`);
-          assert.deepEqual((await query.execute(db)).rows, [{ clash: false }]);
-          const onKey = clashQuery(codes, [], [{ domain: 'wide.test', code: 'wide777' }]);
-          assert.deepEqual((await onKey.execute(db)).rows, [{ clash: true }], 'a code on a key stored on its domain clashes');
-          const elsewhere = clashQuery(codes, [], [{ domain: 'other.test', code: 'wide777' }]);
-          assert.deepEqual((await elsewhere.execute(db)).rows, [{ clash: false }], 'a key of another domain does not');
+          const clash = async (asked: KeyOnDomain[], made: KeyOnDomain[]) => (await clashQuery(codes, asked, made).execute(db)).rows[0]?.clash;
+          assert.equal(await clash(asked, made), false, 'a slug decoding to the id of a link elsewhere, or with another key, is no clash');
+          assert.equal(await clash([], [{ domain: 'wide.test', key: 'wide777' }]), true, 'a code on a key stored on its domain clashes');
+          assert.equal(await clash([], [{ domain: 'other.test', key: 'wide777' }]), false, 'a key of another domain does not');
+          const coded = created(await t.database.links.create(newLink('https://example.com/clash-coded', { domain: 'a.test' })));
+          assert.equal(await clash([{ domain: 'a.test', key: coded.code }], []), true, 'a slug on a code made on its domain clashes');
+          assert.equal(await clash([{ domain: 'b.test', key: coded.code }], []), false, 'on another domain it does not');
         } finally {
           await t.cleanup();
         }
