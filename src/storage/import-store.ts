@@ -52,12 +52,12 @@ export class SqlImportStore implements ImportStore {
     const codes = await permutationOf(this.connection.db);
     const outcomes = await this.connection.write(async (db) => {
       if (dryRun) await sql`savepoint import_dry`.execute(db);
-      const outcomes: ImportOutcome[] = [];
+      const written: ImportOutcome[] = [];
       for (let at = 0; at < links.length; at += SET_CHUNK) {
-        outcomes.push(...(await writeRows(db, codes, source, links.slice(at, at + SET_CHUNK), codeLength)));
+        written.push(...(await writeRows(db, codes, source, links.slice(at, at + SET_CHUNK), codeLength)));
       }
       if (dryRun) await sql`rollback to savepoint import_dry`.execute(db);
-      return outcomes;
+      return written;
     });
     if (!dryRun) {
       this.imported += outcomes.filter((outcome) => 'imported' in outcome).length;
