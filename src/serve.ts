@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { StopSignal } from './health/stop-signal.js';
-import { databaseFilesOpenToOthers, openMigratedDatabase } from './services.js';
+import { databaseFilesOpenToOthers, openMigratedDatabase, recordServerDomains } from './services.js';
 import { logStart } from './start-log.js';
 
 /** While stopping, connections that fall idle are closed this often (keep-alive would hold them for 72 s). */
@@ -62,5 +62,7 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // For the CLI: the domains this server serves, which its commands then use (decision 0033).
+  await recordServerDomains(config, database, app.log);
   logStart(config, app.log);
 }

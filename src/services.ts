@@ -15,6 +15,7 @@ import { VisitRecorder } from './analytics/visit-recorder.js';
 import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
 import { dnsTxtLookup } from './domains/domain-verification.js';
+import { type CommandDomains, droppedDomains, recordServedDomains, withServedDomains } from './domains/served-domains.js';
 import { Readiness } from './health/readiness.js';
 import type { StopSignal } from './health/stop-signal.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
@@ -56,6 +57,36 @@ export async function openMigratedDatabase(config: Config, poolMax = config.data
     throw error;
   }
   return database;
+}
+
+/**
+ * `brief serve`, once it listens: records the domains it serves (BASE_URL's, PUBLIC_DOMAINS) for the CLI
+ * (decision 0033). Recorded only then, so a server that fails to start (its port taken) never replaces
+ * the record of the one running. A failure is logged: the server serves on, the CLI uses its own environment.
+ */
+export async function recordServerDomains(
+  config: Config,
+  database: Database,
+  log: Log & { error(details: object, message: string): void },
+): Promise<void> {
+  try {
+    const before = await recordServedDomains(database.settings, config);
+    const dropped = before ? droppedDomains(before, config) : [];
+    if (dropped.length > 0) {
+      log.warn(
+        { dropped },
+        `this server does not serve ${dropped.join(', ')}, which the last one to start on this database did: links there answer 404 ` +
+          'unless it is put back in BASE_URL or PUBLIC_DOMAINS, or added with brief domain add',
+      );
+    }
+  } catch (err) {
+    log.error({ err }, 'could not record the domains this server serves: CLI commands will use their own BASE_URL');
+  }
+}
+
+/** A CLI command's configuration on this database: the domains of the server that last started on it when they differ (decision 0033). */
+export function commandDomains(config: Config, database: Database): Promise<CommandDomains> {
+  return withServedDomains(database.settings, config);
 }
 
 /** SQLite: the database's folder and files that other users of the machine may open (`serve` warns of them). */

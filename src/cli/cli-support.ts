@@ -1,11 +1,23 @@
 // What every `brief` admin command shares: the services on a migrated database, a plain table
 // for lists, and the error for a command called the wrong way.
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { BriefError } from '../errors.js';
 import { consoleLog } from '../log.js';
-import { createServices, openMigratedDatabase, type Services } from '../services.js';
+import { commandDomains, createServices, type Database, openMigratedDatabase, type Services } from '../services.js';
 import { openSharedState } from '../shared-state/shared-state.js';
+
+/**
+ * The configuration a command works with on this database: its own environment's, except for the domains
+ * when a server has started on the database and recorded others (its BASE_URL, PUBLIC_DOMAINS): then the
+ * server's, and one line on stderr naming both (decision 0033). Links, invitation and reset links are then
+ * made on addresses the server answers.
+ */
+export async function commandConfig(config: Config, database: Database): Promise<Config> {
+  const { config: used, notice } = await commandDomains(config, database);
+  if (notice) console.error(`brief: ${notice}`);
+  return used;
+}
 
 /** Opens and migrates the database, runs one admin command, closes. */
 export async function withServices<T>(run: (services: Services) => Promise<T>): Promise<T> {
@@ -15,7 +27,7 @@ export async function withServices<T>(run: (services: Services) => Promise<T>): 
   // in the link_changes feed they poll, so a Redis that is down costs only latency.
   const shared = openSharedState(config, consoleLog);
   try {
-    return await run(createServices(config, database, shared, consoleLog));
+    return await run(createServices(await commandConfig(config, database), database, shared, consoleLog));
   } finally {
     await shared.close();
     await database.close();

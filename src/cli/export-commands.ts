@@ -1,20 +1,30 @@
 // `brief export`: every live link to standard output, as JSON lines or CSV, streamed (decision 0023).
 import { type Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
+import { spreadsheetSafe } from '../import/csv-cells.js';
 import { EXPORTED_FIELDS, type ExportedLink, exportedLinks, openMigratedDatabase } from '../services.js';
 import { UsageError } from './cli-support.js';
 
-/** A CSV field as RFC 4180 writes it: quoted when it holds a quote, a comma, a line break or edge spaces. */
+/**
+ * A CSV field as RFC 4180 writes it (quoted when it holds a quote, a comma, a line break or edge spaces),
+ * after spreadsheetSafe: every column, numbers and dates too, so no cell opens as a formula (decision 0032).
+ */
 export function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
+  const text = spreadsheetSafe(value === null || value === undefined ? '' : String(value));
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 const csvLine = (values: unknown[]) => `${values.map(csvField).join(',')}\r\n`;
 
+/** What `brief export --format csv` writes: the header, then each link a line. */
+export const exportCsv = {
+  header: csvLine([...EXPORTED_FIELDS]),
+  line: (link: ExportedLink) => csvLine(EXPORTED_FIELDS.map((field) => link[field])),
+};
+
 const formats: Record<'jsonl' | 'csv', { header?: string; line(link: ExportedLink): string }> = {
   jsonl: { line: (link) => `${JSON.stringify(link)}\n` },
-  csv: { header: csvLine([...EXPORTED_FIELDS]), line: (link) => csvLine(EXPORTED_FIELDS.map((field) => link[field])) },
+  csv: exportCsv,
 };
 
 class OutputClosed extends Error {}

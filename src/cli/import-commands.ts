@@ -13,7 +13,7 @@ import { yourlsRows } from '../import/yourls.js';
 import { consoleLog } from '../log.js';
 import { createServices, databaseInUse, isDatabaseFile, openMigratedDatabase } from '../services.js';
 import { openSharedState } from '../shared-state/shared-state.js';
-import { UsageError } from './cli-support.js';
+import { commandConfig, UsageError } from './cli-support.js';
 
 const READERS = {
   brief: briefRows,
@@ -79,7 +79,7 @@ function aloneOn(database: DatabaseTarget): boolean {
 }
 
 async function importLinks(file: string, options: ImportCommandOptions): Promise<void> {
-  const config = loadConfig();
+  const environment = loadConfig();
   let opened: OpenedFile;
   try {
     opened = await openText(file);
@@ -87,14 +87,16 @@ async function importLinks(file: string, options: ImportCommandOptions): Promise
     if (error instanceof UnreadableFile) throw new UsageError(error.message);
     throw error;
   }
-  const alone = aloneOn(config.database);
-  const database = await openMigratedDatabase(config, 2);
+  const alone = aloneOn(environment.database);
+  const database = await openMigratedDatabase(environment, 2);
   // With REDIS_URL, running servers hear of each imported link at once (as of a link made through the API).
-  const shared = openSharedState(config, consoleLog);
+  const shared = openSharedState(environment, consoleLog);
   const started = Date.now();
   const progress = progressLine(started);
   let tally: ImportTally = { rows: 0, imported: 0, skipped: 0, refused: 0, longestWriteMs: 0 };
   try {
+    // A row without a domain goes on the default domain of the server on this database, not this environment's.
+    const config = await commandConfig(environment, database);
     const services = createServices(config, database, shared, consoleLog);
     if (options.account !== undefined) {
       await services.accounts.byName(options.account).catch(() => {

@@ -1,5 +1,6 @@
 // `--format brief` (what `brief export` writes, JSON lines or CSV: storage/link-export.ts) and
 // `--format csv` (the documented minimal columns: url, and optionally slug, domain, title, created).
+import { spreadsheetValue } from './csv-cells.js';
 import { csvRecords, MalformedInput } from './csv-records.js';
 import { looksLikeJson, type OpenedFile } from './input.js';
 import { type Columns, count, csvObjects, csvRows, RowProblem, readRow, type SourceRow, text, time } from './source-rows.js';
@@ -53,11 +54,20 @@ function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): So
   });
 }
 
+/** A row of a Brief CSV export as the values exported: each cell's spreadsheet escape taken off (csv-cells.ts). */
+function unescaped(values: Partial<Record<BriefField, string>>): Partial<Record<BriefField, string>> {
+  const out: Partial<Record<BriefField, string>> = {};
+  for (const [field, cell] of Object.entries(values) as Array<[BriefField, string | undefined]>) {
+    if (cell !== undefined) out[field] = spreadsheetValue(cell);
+  }
+  return out;
+}
+
 /** A Brief export: JSON lines (`--format jsonl`, the default) or CSV, told apart by the first character. */
 export async function* briefRows(file: OpenedFile): AsyncGenerator<SourceRow> {
   if (!looksLikeJson(file.first)) {
     for await (const { where, values, problem } of csvObjects(csvRecords(file.chunks), BRIEF_COLUMNS, 'url', 'a Brief export as')) {
-      yield problem ? { where, problem } : briefRow(where, values);
+      yield problem ? { where, problem } : briefRow(where, unescaped(values));
     }
     return;
   }

@@ -11,6 +11,7 @@ import { SqlImportStore } from './import-store.js';
 import { SqlLinkStore } from './link-store.js';
 import { SqlPasskeyStore } from './passkey-store.js';
 import { SqlPeopleStore } from './people-store.js';
+import { SqlServerSettingsStore } from './server-settings-store.js';
 import type { AccountStore } from './stores/accounts.js';
 import type { AnalyticsStore } from './stores/analytics.js';
 import type { BlocklistStore } from './stores/blocklist.js';
@@ -21,6 +22,7 @@ import type { ImportStore } from './stores/imports.js';
 import type { LinkStore } from './stores/links.js';
 import type { PasskeyStore } from './stores/passkeys.js';
 import type { PeopleStore } from './stores/people.js';
+import type { ServerSettingsStore } from './stores/server-settings.js';
 import type { Tables } from './tables.js';
 
 export type { Dialect } from './connection.js';
@@ -43,6 +45,8 @@ export interface Database {
   readonly analytics: AnalyticsStore;
   readonly blocklist: BlocklistStore;
   readonly imports: ImportStore;
+  /** What a running server records for the CLI (its domains). */
+  readonly settings: ServerSettingsStore;
   /** Kysely on the writer connection: migrations and tests. */
   readonly db: Kysely<Tables>;
   /** A durable write (group-committed on SQLite): migrations and tests. */
@@ -64,6 +68,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     analytics: new SqlAnalyticsStore(connection),
     blocklist: new SqlBlocklistStore(connection),
     imports: new SqlImportStore(connection),
+    settings: new SqlServerSettingsStore(connection),
     db: connection.db,
     write: connection.write,
     close: connection.close,

@@ -155,6 +155,13 @@ export interface BlockedHostTable {
   created_at: number;
 }
 
+/** What a running server records for the CLI (decision 0033), by key; `value` is text (JSON where it has parts). */
+export interface ServerSettingTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
 /** `brief import`: the link each imported row became, by its source and its key there (decision 0025). */
 export interface LinkImportTable {
   source: string;
@@ -230,6 +237,7 @@ export interface Tables {
   passkeys: PasskeyTable;
   passkey_challenges: PasskeyChallengeTable;
   link_code_secret: LinkCodeSecretTable;
+  server_settings: ServerSettingTable;
 }
 
 /** A person's WebAuthn credential (decision 0030). */

@@ -71,7 +71,9 @@ describe('the README quick start', () => {
   it('works as written on a fresh database', async () => {
     const block = quickStartBlock(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
     assert.match(block, /brief account create alice[\s\S]*brief token create alice/, 'the account is made before its token');
-    const run = await bash(block.replaceAll('localhost:3000', `localhost:${server.port}`), env);
+    // As a reader of the README runs it, the CLI has the server's PORT (both 3000 there): without it the CLI
+    // says on stderr that it uses the server's recorded address (decision 0033).
+    const run = await bash(block.replaceAll('localhost:3000', `localhost:${server.port}`), { ...env, PORT: String(server.port) });
     assert.equal(run.code, 0, `the quick start failed:\n${run.stdout}\n${run.stderr}`);
     const lines = run.stdout.trim().split('\n');
     // curl's answers end without a newline: the echoed token is at the end of the last line.
@@ -100,7 +102,7 @@ describe('the README quick start', () => {
       ['token', 'list', 'bob'],
       ['domain', 'add', 'go.bob.example', '--account', 'bob'],
     ]) {
-      const result = await runCli(args, env);
+      const result = await runCli(args, { ...env, PORT: String(server.port) });
       assert.equal(result.code, 1, args.join(' '));
       assert.equal(result.stderr.trim(), 'brief: No account named "bob": make it first with: brief account create bob');
       assert.equal(result.stdout, '');
