@@ -3,7 +3,7 @@
 // valid 7 days, that lets its holder set a password and join the workspace with the role.
 import { BriefError } from '../errors.js';
 import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js';
-import type { AccountService, Caller } from './account-service.js';
+import { type AccountService, type Caller, makerOf, mayReadEmails } from './account-service.js';
 import { checkEmail } from './emails.js';
 import { type Role, requireRole } from './roles.js';
 import { forbiddenFor, missingScopes } from './scopes.js';
@@ -93,7 +93,7 @@ export class PeopleService {
       if (error instanceof BriefError && error.code === 'E_NOT_FOUND') return this.accounts.create(workspaceName);
       throw error;
     });
-    if (password === undefined) return { invitation: await this.addInvitation(workspace.id, email, options.role) };
+    if (password === undefined) return { invitation: await this.addInvitation(workspace.id, email, options.role, null) };
     const made = await this.store.createUser(
       { email, displayName: null, passwordHash: await hashUserPassword(password) },
       workspace.id,
@@ -108,8 +108,12 @@ export class PeopleService {
     return this.store.listUsers();
   }
 
-  /** A workspace's members (every role may see them). */
+  /**
+   * A workspace's members (every role may see them). Their emails are people's data: a token reads them only
+   * with members:read, which admin and owner tokens hold (403 otherwise).
+   */
   async members(caller: Caller) {
+    if (!mayReadEmails(caller)) throw forbiddenFor(['members:read'], 'members:read');
     const users = await this.store.listUsers(caller.accountId);
     return users.map((user): Member => ({ id: user.id, email: user.email, displayName: user.displayName, role: user.memberships[0]!.role }));
   }
@@ -125,7 +129,10 @@ export class PeopleService {
     return { id: user.id, email: user.email, displayName: user.displayName, role };
   }
 
-  /** Removes a member from the caller's workspace and ends their sessions in it; never the last owner. */
+  /**
+   * Removes a member from the caller's workspace: ends their sessions in it and revokes the tokens and pending
+   * invitations they made there, in the same transaction; never the last owner.
+   */
   async removeMember(caller: Caller, userId: number): Promise<void> {
     await this.changeMembership(caller, userId, null);
   }
@@ -144,7 +151,10 @@ export class PeopleService {
     }
   }
 
-  /** `brief user remove`: the person, their memberships and sessions; never a workspace's last owner. */
+  /**
+   * `brief user remove`: the person, their memberships and sessions, and the tokens and pending invitations they
+   * made in every workspace (revoked); never a workspace's last owner.
+   */
   async remove(rawEmail: string): Promise<void> {
     const email = rawEmail.trim();
     const user = await this.store.userByEmail(email);
@@ -160,12 +170,16 @@ export class PeopleService {
     }
   }
 
-  /** An admin (or an owner, for the owner role) invites someone into the caller's workspace. */
+  /**
+   * An admin (or an owner, for the owner role) invites someone into the caller's workspace. The invitation
+   * remembers who issued it (the person, or a token's maker): it is revoked when they are removed, or lowered
+   * below the role it grants.
+   */
   async invite(caller: Caller, rawEmail: string, role: Role): Promise<Invitation> {
     if (caller.anonymous) throw BriefError.unauthorized('Inviting needs a bearer token or a signed-in person');
     requireFullToken(caller);
     requireRole(caller, role === 'owner' ? 'workspace:write' : 'members:write');
-    return this.addInvitation(caller.accountId, checkEmail(rawEmail), role);
+    return this.addInvitation(caller.accountId, checkEmail(rawEmail), role, makerOf(caller));
   }
 
   /** An invitation that may still be accepted, by its secret: who it is for, where, with which role. */
@@ -173,6 +187,7 @@ export class PeopleService {
     const found = typeof token === 'string' && token.length <= 512 ? await this.store.invitationByHash(hashToken(token)) : undefined;
     if (!found) throw BriefError.notFound('No such invitation: check that the whole link was copied');
     if (found.usedAt !== null) throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
+    if (found.revokedAt !== null) throw BriefError.invalid('token', 'revoked', 'This invitation has been withdrawn; ask for a new one');
     if (found.expiresAt <= this.now()) throw BriefError.invalid('token', 'expired', 'This invitation has expired; ask for a new one');
     return found;
   }
@@ -227,7 +242,8 @@ export class PeopleService {
     return { userId: outcome.user.id, accountId: outcome.accountId };
   }
 
-  private async addInvitation(accountId: number, email: string, role: Role): Promise<Invitation> {
+  /** `createdBy`: who issues it (null: the operator). */
+  private async addInvitation(accountId: number, email: string, role: Role, createdBy: number | null): Promise<Invitation> {
     const token = generateToken();
     const now = this.now();
     const record = await this.store.addInvitation({
@@ -237,7 +253,10 @@ export class PeopleService {
       role,
       now,
       expiresAt: now + INVITATION_DAYS * DAY_MS,
+      createdBy,
     });
+    // Its maker was removed, or lowered below the role, while this call ran.
+    if (!record) throw BriefError.forbidden(`Only a member with the ${role} role or above may invite someone as ${role}`);
     return { link: `${this.appPrefix}/app/invitation#${token}`, email, role, workspace: record.accountName, expiresAt: record.expiresAt };
   }
 }

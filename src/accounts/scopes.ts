@@ -1,10 +1,13 @@
 // What a token may do. A token holds one or more scopes; one made without any holds every scope
 // (stored as no list at all, so it keeps full rights as scopes are added). The anonymous account
 // has no token and is not limited by scopes: what it may do is what each call allows anyone.
+// A scope may also need a role: `members:read` (people's emails) is held by admin and owner tokens
+// only, so a token that acts as a member or viewer never holds it, whatever it was made with.
 // No Node modules here: the web app's typecheck reads this file.
 import { BriefError } from '../errors.js';
+import { atLeast, type Role } from './roles.js';
 
-export const SCOPES = ['links:read', 'links:write', 'analytics:read', 'domains:write'] as const;
+export const SCOPES = ['links:read', 'links:write', 'analytics:read', 'domains:write', 'members:read'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
@@ -30,8 +33,31 @@ export function parseScopes(asked: readonly string[] | undefined, field = 'scope
   return SCOPES.filter((scope) => asked.includes(scope));
 }
 
-/** The scopes a token holds: null (made without any) is every scope. */
-export const scopesHeld = (stored: readonly Scope[] | null | undefined): readonly Scope[] => stored ?? SCOPES;
+/** The least role that may hold a scope; a scope not named here, any role. */
+const LEAST_ROLE: Partial<Readonly<Record<Scope, Role>>> = { 'members:read': 'admin' };
+
+/** Whether a token acting with `role` may hold a scope. */
+export const roleMayHold = (role: Role, scope: Scope): boolean => atLeast(role, LEAST_ROLE[scope] ?? 'viewer');
+
+/**
+ * The scopes a token holds: null (made without any) is every scope; with the role it acts with, only
+ * those that role may hold (a token whose maker was demoted loses `members:read` with the role).
+ */
+export const scopesHeld = (stored: readonly Scope[] | null | undefined, role: Role = 'owner'): readonly Scope[] => {
+  const scopes = stored ?? SCOPES;
+  return scopes.every((scope) => roleMayHold(role, scope)) ? scopes : scopes.filter((scope) => roleMayHold(role, scope));
+};
+
+/**
+ * Refuses (422, naming the field) a scope asked for a token whose role may not hold it, such as
+ * `members:read` for a member: the token would be made without what was asked.
+ */
+export function checkScopesForRole(scopes: readonly Scope[] | null, role: Role, field = 'scopes'): void {
+  const beyond = scopes?.find((scope) => !roleMayHold(role, scope));
+  if (beyond !== undefined) {
+    throw BriefError.invalid(field, 'role', `A token that acts as ${role} cannot hold ${beyond}: it needs the ${LEAST_ROLE[beyond]} role or above`);
+  }
+}
 
 /** The scopes a caller lacks for what a route needs; empty when it may go on. `held` undefined: no token, no limit. */
 export function missingScopes(held: readonly Scope[] | undefined, needed: RouteScope): Scope[] {

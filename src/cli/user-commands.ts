@@ -59,10 +59,11 @@ export function userCommands(program: Command): void {
   serviceCommand(
     user,
     'remove <email>',
-    'remove a person: their memberships end and their sessions are signed out at once',
+    'remove a person: their memberships end, their sessions are signed out, and the tokens and pending invitations ' +
+      'they made are revoked, at once',
     async ({ people }, email: string) => {
       await people.remove(email);
-      console.log(`removed user ${email.trim()}`);
+      console.log(`removed user ${email.trim()}: their sessions ended, their tokens and pending invitations revoked`);
     },
   );
 }

@@ -18,7 +18,15 @@ export function registerMemberRoutes(
 
   app.get(
     '/auth/members',
-    signedInRoute({ limit: 'read', summary: "The workspace's members", description: COOKIE_AUTH, response: { 200: Members } }),
+    signedInRoute({
+      limit: 'read',
+      summary: "The workspace's members",
+      description: `${COOKIE_AUTH} Every role may list them; a token needs the members:read scope (admin and owner tokens hold it), as the list names people's emails.`,
+      response: {
+        200: Members,
+        403: errorResponse(403, { description: 'E_FORBIDDEN: a token without the members:read scope.' }),
+      },
+    }),
     async (request) => {
       const caller = await authenticate(request);
       if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
@@ -40,7 +48,9 @@ export function registerMemberRoutes(
       summary: "Change a member's role",
       description:
         `${COOKIE_AUTH} An admin changes the roles of admins, members and viewers; only an owner makes someone owner or changes ` +
-        "an owner's role. The last owner cannot be demoted (422). A person who is not a member of the caller's workspace is 404.",
+        "an owner's role. The last owner cannot be demoted (422). A person who is not a member of the caller's workspace is 404. " +
+        'A role lowered caps the tokens the person made (each acts with at most their role) and revokes their pending ' +
+        'invitations that grant a role above the new one, in the same transaction.',
       params: MemberPath,
       body: RoleBody,
       response: { 200: Member, ...memberErrors() },
@@ -57,8 +67,9 @@ export function registerMemberRoutes(
       limit: 'read',
       summary: 'Remove a member',
       description:
-        `${COOKIE_AUTH} Removes the person from the workspace (an admin; an owner only by an owner) and ends their sessions in ` +
-        "it at once. The last owner cannot be removed (422). A person who is not a member of the caller's workspace is 404.",
+        `${COOKIE_AUTH} Removes the person from the workspace (an admin; an owner only by an owner), and in the same ` +
+        'transaction ends their sessions in it and revokes the tokens and pending invitations they made there. The last owner ' +
+        "cannot be removed (422). A person who is not a member of the caller's workspace is 404.",
       params: MemberPath,
       response: { 200: Success, ...memberErrors() },
     }),

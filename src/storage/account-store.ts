@@ -1,6 +1,7 @@
 import type { Connection } from './connection.js';
-import type { AccountRecord, AccountStore, LiveToken, TokenRecord } from './stores/accounts.js';
-import type { AccountRow, TokenRow } from './tables.js';
+import { roleHeldFor } from './memberships.js';
+import type { AccountRecord, AccountStore, LiveToken, NewToken, TokenRecord } from './stores/accounts.js';
+import type { AccountRow, RoleName, TokenRow } from './tables.js';
 
 /** Scopes are stored space-separated; null is every scope. */
 const storedScopes = (scopes: readonly string[] | null): string | null => (scopes === null ? null : scopes.join(' '));
@@ -8,7 +9,7 @@ const readScopes = (stored: string | null): string[] | null => (stored === null 
 
 const toAccount = (row: AccountRow): AccountRecord => ({ id: row.id, name: row.name, createdAt: row.created_at });
 
-const toToken = (row: TokenRow): TokenRecord => ({
+const toToken = (row: TokenRow & { maker_email: string | null; maker_role: RoleName | null }): TokenRecord => ({
   id: row.id,
   accountId: row.account_id,
   label: row.label,
@@ -17,6 +18,10 @@ const toToken = (row: TokenRow): TokenRecord => ({
   revokedAt: row.revoked_at,
   scopes: readScopes(row.scopes),
   lastUsedAt: row.last_used_at,
+  role: row.role,
+  createdBy: row.created_by,
+  makerEmail: row.maker_email,
+  makerRole: row.maker_role,
 });
 
 export class SqlAccountStore implements AccountStore {
@@ -49,15 +54,10 @@ export class SqlAccountStore implements AccountStore {
     return rows.map(toAccount);
   }
 
-  async addToken(token: {
-    accountId: number;
-    hash: string;
-    label: string | null;
-    expiresAt: number | null;
-    scopes: readonly string[] | null;
-  }): Promise<TokenRecord> {
-    const row = await this.connection.write((db) =>
-      db
+  async addToken(token: NewToken): Promise<TokenRecord | undefined> {
+    const id = await this.connection.write(async (db) => {
+      if (token.createdBy !== null && (await roleHeldFor(this.connection, db, token.accountId, token.createdBy)) === undefined) return undefined;
+      const row = await db
         .insertInto('tokens')
         .values({
           account_id: token.accountId,
@@ -68,16 +68,34 @@ export class SqlAccountStore implements AccountStore {
           revoked_at: null,
           scopes: storedScopes(token.scopes),
           last_used_at: null,
+          created_by: token.createdBy,
+          role: token.role,
         })
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-    );
-    return toToken(row);
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+    if (id === undefined) return undefined;
+    const [made] = await this.tokensWith().where('tokens.id', '=', id).execute();
+    if (!made) throw new Error('the token just made is not there');
+    return toToken(made);
   }
 
   async tokensOf(accountId: number): Promise<TokenRecord[]> {
-    const rows = await this.connection.db.selectFrom('tokens').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.tokensWith().where('tokens.account_id', '=', accountId).orderBy('tokens.id').execute();
     return rows.map(toToken);
+  }
+
+  /** Tokens with their maker's email and role in the token's workspace now (null for the operator, or a maker gone). */
+  private tokensWith() {
+    return this.connection.db
+      .selectFrom('tokens')
+      .leftJoin('users', 'users.id', 'tokens.created_by')
+      .leftJoin('memberships', (join) =>
+        join.onRef('memberships.user_id', '=', 'tokens.created_by').onRef('memberships.account_id', '=', 'tokens.account_id'),
+      )
+      .selectAll('tokens')
+      .select(['users.email as maker_email', 'memberships.role as maker_role']);
   }
 
   async revokeToken(id: number, accountId?: number): Promise<boolean> {
@@ -90,13 +108,37 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async tokenByHash(hash: string): Promise<LiveToken | undefined> {
+    // One read: the token with its maker's role in its workspace now, which caps the token's.
     const row = await this.connection.db
       .selectFrom('tokens')
-      .select(['id', 'account_id', 'expires_at', 'scopes', 'last_used_at'])
-      .where('token_hash', '=', hash)
-      .where('revoked_at', 'is', null)
+      .leftJoin('memberships', (join) =>
+        join.onRef('memberships.user_id', '=', 'tokens.created_by').onRef('memberships.account_id', '=', 'tokens.account_id'),
+      )
+      .select([
+        'tokens.id',
+        'tokens.account_id',
+        'tokens.expires_at',
+        'tokens.scopes',
+        'tokens.last_used_at',
+        'tokens.role',
+        'tokens.created_by',
+        'memberships.role as maker_role',
+      ])
+      .where('tokens.token_hash', '=', hash)
+      .where('tokens.revoked_at', 'is', null)
       .executeTakeFirst();
-    return row && { id: row.id, accountId: row.account_id, expiresAt: row.expires_at, scopes: readScopes(row.scopes), lastUsedAt: row.last_used_at };
+    return (
+      row && {
+        id: row.id,
+        accountId: row.account_id,
+        expiresAt: row.expires_at,
+        scopes: readScopes(row.scopes),
+        lastUsedAt: row.last_used_at,
+        role: row.role,
+        createdBy: row.created_by,
+        makerRole: row.maker_role,
+      }
+    );
   }
 
   async touchToken(id: number, at: number): Promise<void> {

@@ -2,7 +2,7 @@
 // ever leaving a workspace with no owner, and an invitation claimed once; on both dialects.
 import { type Kysely, sql } from 'kysely';
 import type { Connection } from './connection.js';
-import type { RoleName } from './stores/people.js';
+import { ROLE_NAMES, type RoleName } from './stores/people.js';
 import type { Tables } from './tables.js';
 
 export function addMembership(connection: Connection, userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'> {
@@ -48,21 +48,63 @@ export function changeMembership(
     if (role === null) {
       await db.deleteFrom('sessions').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
       await db.deleteFrom('memberships').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+      await revokeWhatTheyMade(db, userId, accountId, Date.now());
     } else {
       await db.updateTable('memberships').set({ role }).where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+      // Their tokens are capped by the new role at every use; an invitation above it would outrank them.
+      const above = ROLE_NAMES.slice(ROLE_NAMES.indexOf(role) + 1);
+      if (above.length > 0) await pendingInvitationsBy(db, userId, accountId, Date.now()).where('role', 'in', above).execute();
     }
     return 'changed';
   });
 }
 
 /**
+ * Revokes, in the caller's write, the live tokens and pending invitations a person made: in one workspace,
+ * or (`accountId` undefined) in every workspace, as when the person is removed.
+ */
+export async function revokeWhatTheyMade(db: Kysely<Tables>, userId: number, accountId: number | undefined, now: number): Promise<void> {
+  let tokens = db.updateTable('tokens').set({ revoked_at: now }).where('created_by', '=', userId).where('revoked_at', 'is', null);
+  if (accountId !== undefined) tokens = tokens.where('account_id', '=', accountId);
+  await tokens.execute();
+  await pendingInvitationsBy(db, userId, accountId, now).execute();
+}
+
+/** The update that revokes a person's pending (unused, unrevoked) invitations, in a workspace or all; add conditions, then execute. */
+function pendingInvitationsBy(db: Kysely<Tables>, userId: number, accountId: number | undefined, now: number) {
+  const update = db
+    .updateTable('invitations')
+    .set({ revoked_at: now })
+    .where('created_by', '=', userId)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null);
+  return accountId === undefined ? update : update.where('account_id', '=', accountId);
+}
+
+/**
+ * A person's role in a workspace, read in the caller's write before it records something they make (a
+ * token, an invitation). On PostgreSQL it holds the workspace's row lock shared, so a removal or a role
+ * lowered (changeMembership's lock) waits for that write, and its revocation sees what it made; SQLite has
+ * one writer.
+ */
+export async function roleHeldFor(connection: Connection, db: Kysely<Tables>, accountId: number, userId: number): Promise<RoleName | undefined> {
+  if (connection.dialect === 'postgres') await sql`select id from accounts where id = ${accountId} for share`.execute(db);
+  const row = await db.selectFrom('memberships').select('role').where('user_id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+  return row?.role;
+}
+
+/**
  * The names of the workspaces whose only owner the user is, in the caller's write: a person removed
- * must not leave one without an owner. On PostgreSQL it takes those workspaces' row locks first, as
- * changeMembership does, so two owners removed at once cannot both see the other still there.
+ * must not leave one without an owner. On PostgreSQL it takes the row locks of every workspace the user
+ * belongs to first, as changeMembership does, so two owners removed at once cannot both see the other
+ * still there, and no token or invitation of theirs is made in one behind the removal (roleHeldFor).
  */
 export async function soleOwnerships(connection: Connection, db: Kysely<Tables>, userId: number): Promise<string[]> {
   const owned = db.selectFrom('memberships').select('account_id').where('user_id', '=', userId).where('role', '=', 'owner');
-  if (connection.dialect === 'postgres') await db.selectFrom('accounts').select('id').where('id', 'in', owned).orderBy('id').forUpdate().execute();
+  if (connection.dialect === 'postgres') {
+    const joined = db.selectFrom('memberships').select('account_id').where('user_id', '=', userId);
+    await db.selectFrom('accounts').select('id').where('id', 'in', joined).orderBy('id').forUpdate().execute();
+  }
   const alone = await db
     .selectFrom('memberships')
     .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
@@ -89,8 +131,9 @@ export async function joinOnce(db: Kysely<Tables>, userId: number, accountId: nu
 }
 
 /**
- * Claims an invitation that is unused and unexpired, in the caller's write: the update is the claim, so of two
- * acceptances at once one changes the row. What it invites to, or undefined when it was used or has expired.
+ * Claims an invitation that is unused, unrevoked and unexpired, in the caller's write: the update is the claim,
+ * so of two acceptances at once one changes the row. What it invites to, or undefined when it was used, revoked
+ * (its maker removed or lowered) or has expired.
  */
 export function claimInvitation(db: Kysely<Tables>, tokenHash: string, now: number) {
   return db
@@ -98,6 +141,7 @@ export function claimInvitation(db: Kysely<Tables>, tokenHash: string, now: numb
     .set({ used_at: now })
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .returning(['account_id', 'role'])
     .executeTakeFirst();

@@ -14,6 +14,7 @@ import { permutationCodes } from './migrations/0012-permutation-codes.js';
 import { people } from './migrations/0014-people.js';
 import { tokenScopes } from './migrations/0015-token-scopes.js';
 import { passkeys } from './migrations/0016-passkeys.js';
+import { tokenMakers } from './migrations/0017-token-makers.js';
 import { serverSettings } from './migrations/0020-server-settings.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
@@ -33,6 +34,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0014-people': people(database.dialect),
     '0015-token-scopes': tokenScopes(database.dialect),
     '0016-passkeys': passkeys(database.dialect),
+    '0017-token-makers': tokenMakers(database.dialect),
     '0020-server-settings': serverSettings(database.dialect),
   };
 }

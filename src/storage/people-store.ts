@@ -1,6 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Connection } from './connection.js';
-import { addMembership, canSignIn, changeMembership, claimInvitation, joinOnce, soleOwnerships, TakenEmail } from './memberships.js';
+import {
+  addMembership,
+  canSignIn,
+  changeMembership,
+  claimInvitation,
+  joinOnce,
+  revokeWhatTheyMade,
+  roleHeldFor,
+  soleOwnerships,
+  TakenEmail,
+} from './memberships.js';
 import type {
   InvitationRecord,
   MembershipRecord,
@@ -12,6 +22,7 @@ import type {
   UserCredentials,
   UserRecord,
 } from './stores/people.js';
+import { ROLE_NAMES } from './stores/people.js';
 import type { Tables, UserRow } from './tables.js';
 
 const toUser = (row: UserRow): UserRecord => ({
@@ -100,6 +111,7 @@ export class SqlPeopleStore implements PeopleStore {
       if (lastOwnerOf.length > 0) return { lastOwnerOf };
       // Explicitly, not only by cascade: SQLite enforces foreign keys per connection.
       await db.deleteFrom('sessions').where('user_id', '=', id).execute();
+      await revokeWhatTheyMade(db, id, undefined, Date.now());
       await db.deleteFrom('memberships').where('user_id', '=', id).execute();
       const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0 ? 'removed' : 'missing';
@@ -180,9 +192,13 @@ export class SqlPeopleStore implements PeopleStore {
     await this.connection.write((db) => db.deleteFrom('sessions').where('id_hash', '=', idHash).execute());
   }
 
-  async addInvitation(invitation: NewInvitation): Promise<InvitationRecord> {
-    const row = await this.connection.write((db) =>
-      db
+  async addInvitation(invitation: NewInvitation): Promise<InvitationRecord | undefined> {
+    const row = await this.connection.write(async (db) => {
+      if (invitation.createdBy !== null) {
+        const held = await roleHeldFor(this.connection, db, invitation.accountId, invitation.createdBy);
+        if (held === undefined || ROLE_NAMES.indexOf(held) < ROLE_NAMES.indexOf(invitation.role)) return undefined;
+      }
+      return db
         .insertInto('invitations')
         .values({
           token_hash: invitation.tokenHash,
@@ -192,10 +208,12 @@ export class SqlPeopleStore implements PeopleStore {
           created_at: invitation.now,
           expires_at: invitation.expiresAt,
           used_at: null,
+          created_by: invitation.createdBy,
         })
         .returning('id')
-        .executeTakeFirstOrThrow(),
-    );
+        .executeTakeFirstOrThrow();
+    });
+    if (!row) return undefined;
     const found = await this.invitationById(row.id);
     if (!found) throw new Error('the invitation just made is not there');
     return found;
@@ -226,6 +244,8 @@ export class SqlPeopleStore implements PeopleStore {
         role: row.role,
         expiresAt: row.expires_at,
         usedAt: row.used_at,
+        revokedAt: row.revoked_at,
+        createdBy: row.created_by,
       }
     );
   }

@@ -21,6 +21,10 @@ export interface TokenTable {
   scopes: string | null;
   /** When the token was last presented, to the minute; null: never. */
   last_used_at: number | null;
+  /** The user who made it (no foreign key: kept after they are removed); null: the operator (the CLI), or made before makers were recorded. */
+  created_by: number | null;
+  /** The role it acts with, capped at every use by its maker's role in the workspace now; owner for tokens made before. */
+  role: ColumnType<RoleName, RoleName | undefined, RoleName>;
 }
 
 export interface DomainTable {
@@ -215,6 +219,10 @@ export interface InvitationTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** The user who issued it; null: the operator (`brief user create`), or made before makers were recorded. */
+  created_by: number | null;
+  /** When it was withdrawn (its maker removed, or lowered below its role); a revoked invitation cannot be accepted. */
+  revoked_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface Tables {

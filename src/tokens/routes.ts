@@ -23,12 +23,15 @@ const toApiToken = (view: TokenView): ApiToken => ({
   createdAt: new Date(view.createdAt).toISOString(),
   lastUsedAt: iso(view.lastUsedAt),
   expiresAt: iso(view.expiresAt),
+  role: view.role,
+  createdBy: view.createdBy,
 });
 
 /**
  * The workspace's API tokens, for the web app's Settings, under /v3: list, make (the secret answered
  * once) and revoke. Managing tokens needs a token with every scope (a narrower one could otherwise
- * make itself a wider one); another workspace's token is not found.
+ * make itself a wider one; members:read among them, as the list names each token's maker); another
+ * workspace's token is not found. A token acts with at most its maker's role (accounts/account-service.ts).
  */
 export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller, authenticate: Authenticate) {
   return async (fastify: FastifyInstance) => {
@@ -41,7 +44,9 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
         ...options,
         schema: {
           summary: "The workspace's tokens",
-          description: 'Name, scopes, when each was made, last used and expires; never a secret.',
+          description:
+            'Name, scopes, when each was made, last used and expires, who made it and the role it acts with; never a secret. ' +
+            'A member and above (a viewer is 403).',
           tags,
           security: REQUIRED_AUTH,
           querystring: TokensQuery,
@@ -62,7 +67,7 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
         config: { limit: 'read', scope: 'none' },
         schema: {
           summary: 'The token this request presents',
-          description: 'Its name, scopes and dates, and its workspace: what the web app shows when it is signed in with a token.',
+          description: 'Its name, scopes, dates, maker and role, and its workspace: what the web app shows when it is signed in with a token.',
           tags,
           security: REQUIRED_AUTH,
           response: { 200: PresentedToken, ...errors },
@@ -80,7 +85,10 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
         ...options,
         schema: {
           summary: 'Make a token',
-          description: 'A token of the workspace with the scopes asked for (none given: every scope). `token`, the secret, is answered this once.',
+          description:
+            'A token of the workspace with the scopes asked for (none given: every scope), made by the caller (a signed-in ' +
+            'person, or the maker of the token that calls) and acting with the role asked for, at most the caller’s own (none ' +
+            'given: the caller’s). `token`, the secret, is answered this once.',
           tags,
           security: REQUIRED_AUTH,
           querystring: TokensQuery,
@@ -90,9 +98,9 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
       },
       async (request) => {
         const caller = await callerIn(request, request.query.workspaceId, 'account');
-        const { name, scopes, expiresAt } = request.body;
+        const { name, scopes, expiresAt, role } = request.body;
         const expiry = expiresAt === undefined || expiresAt === '' ? undefined : parseExpiry(expiresAt, Date.now(), 'expiresAt');
-        const { token, view } = await accounts.issueToken(caller, { name, scopes, expiresAt: expiry });
+        const { token, view } = await accounts.issueToken(caller, { name, scopes, expiresAt: expiry, role });
         return { ...toApiToken(view), token };
       },
     );

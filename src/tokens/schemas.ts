@@ -1,6 +1,7 @@
 // The token routes' data schemas: validation, types and the API document. The web app imports
 // their types (type-only); no Node modules here.
 import { type Static, Type } from '@sinclair/typebox';
+import { ROLES, type Role } from '../accounts/roles.js';
 import { SCOPES, type Scope } from '../accounts/scopes.js';
 import { ROW_ID_MAX } from '../storage/stores/row-ids.js';
 
@@ -21,6 +22,29 @@ export const TokenPath = Type.Object({
 
 const when = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
+const roleOf = (description: string) => Type.Unsafe<Role>({ type: 'string', enum: [...ROLES], description });
+
+const Maker = Type.Union(
+  [
+    Type.Object(
+      {
+        id: Type.Integer({ description: 'The person’s user id (as GET /auth/members gives it).' }),
+        email: Type.Optional(
+          Type.Union([Type.String(), Type.Null()], {
+            description: 'Their email; left out for a token without members:read, null once the person is gone.',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      'Who made it, whose role caps it; null: the operator (`brief token create`), or made before makers were recorded (it acts as owner).',
+  },
+);
+
 export const ApiToken = Type.Object(
   {
     id: Type.Integer(),
@@ -31,6 +55,8 @@ export const ApiToken = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     lastUsedAt: when('When it was last presented, to the minute; null: never.'),
     expiresAt: when('When it stops working; null: never.'),
+    role: roleOf('The role it acts with now: the one it was made with, capped by its maker’s role in the workspace now.'),
+    createdBy: Maker,
   },
   { additionalProperties: false },
 );
@@ -45,12 +71,21 @@ export const NewTokenBody = Type.Object(
     scopes: Type.Optional(
       Type.Array(Type.String({ maxLength: 100 }), {
         maxItems: 20,
-        description: `Of ${scopeNames}; at least one. Left out: every scope.`,
+        description: `Of ${scopeNames}; at least one. Left out: every scope its role may hold (members:read: admin and owner).`,
       }),
     ),
     expiresAt: Type.Optional(Type.String({ maxLength: 100, description: 'An ISO 8601 timestamp with its zone, in the future. Left out: never.' })),
+    role: Type.Optional(
+      roleOf(
+        'The role it acts with: at most the caller’s own (a higher one is 403; a token acting as owner needs an owner). ' +
+          'Left out: the caller’s role. It is capped at every use by its maker’s role then.',
+      ),
+    ),
   },
-  { additionalProperties: false, examples: [{ name: 'deploy script', scopes: ['links:write'], expiresAt: '2027-01-01T00:00:00Z' }] },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'deploy script', scopes: ['links:write'], expiresAt: '2027-01-01T00:00:00Z', role: 'member' }],
+  },
 );
 
 export const NewToken = Type.Object(

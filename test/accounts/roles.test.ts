@@ -4,7 +4,8 @@
 // Signed-in people (session cookie) and workspace tokens (every right) are held to the same rules.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { mayDo, ROLES, type Role } from '../../src/accounts/roles.js';
+import { atLeast, lowerRole, mayDo, ROLES, type Role } from '../../src/accounts/roles.js';
+import { ROLE_NAMES } from '../../src/storage/stores/people.js';
 import { BASE_HOST, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { member, type SignedIn } from '../support/people.js';
@@ -26,6 +27,20 @@ describe('mayDo', () => {
         ['owner', true, true, true, true],
       ],
     );
+  });
+});
+
+describe('roles', () => {
+  it('are the same four, weakest first, here and in storage (which compares them for invitations)', () => {
+    assert.deepEqual(ROLES, ROLE_NAMES);
+  });
+
+  it('rank and cap: a token acts with the weaker of its role and its maker’s', () => {
+    assert.equal(atLeast('owner', 'admin'), true);
+    assert.equal(atLeast('admin', 'admin'), true);
+    assert.equal(atLeast('member', 'admin'), false);
+    assert.equal(lowerRole('owner', 'member'), 'member');
+    assert.equal(lowerRole('viewer', 'admin'), 'viewer');
   });
 });
 
@@ -119,6 +134,11 @@ for (const dialect of dialects) {
         send: async (headers) =>
           (await ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers, payload: { domain: `${uniqueName('d')}.example` } }))
             .statusCode,
+      },
+      {
+        name: 'list tokens',
+        least: 'member',
+        send: async (headers) => (await ctx.t.app.inject({ url: '/v3/tokens', headers })).statusCode,
       },
       {
         name: 'make a token',

@@ -50,10 +50,11 @@ describe('web app in Chromium: API tokens', { timeout: 300_000 }, () => {
     const { page } = await openPage(browser, origin, WIDTHS[1]);
     await settings(page, token);
     // Signed in with a token, the header names it and its workspace (a person's session names the person).
-    await page.getByRole('banner').getByText('Signed in with the token browser test in settings').waitFor();
+    await page.getByRole('banner').getByText('Signed in with the token browser test in settings as owner').waitFor();
     const rows = page.locator('table.tokens tbody tr');
     await rows.filter({ hasText: 'browser test' }).waitFor();
-    assert.match((await rows.filter({ hasText: 'browser test' }).textContent())!, /All/);
+    // Its role and maker (the CLI's: the operator), and every scope.
+    assert.match((await rows.filter({ hasText: 'browser test' }).textContent())!, /owner.*Operator \(CLI\).*All/);
 
     // Bad input: no name, then an expiry in the past (the server's answer), each said in an alert.
     await page.getByRole('button', { name: 'New token' }).click();
@@ -108,9 +109,11 @@ describe('web app in Chromium: API tokens', { timeout: 300_000 }, () => {
     const narrow = await cliToken('--scope', 'links:read', '--scope', 'links:write');
     const { page } = await openPage(browser, origin, WIDTHS[0]);
     await settings(page, narrow);
-    const alert = page.getByRole('alert');
+    const alert = page.getByRole('alert').filter({ hasText: 'every scope' });
     await alert.waitFor();
-    assert.match((await alert.textContent())!, /every scope.*lacks the scopes analytics:read, domains:write/);
+    assert.match((await alert.textContent())!, /every scope.*lacks the scopes analytics:read, domains:write, members:read/);
+    // Without members:read the Members list, which names people's emails, says so too (issue 37).
+    await page.getByRole('alert').filter({ hasText: 'the scope members:read' }).waitFor();
     await assertAccessible(page, 'Settings with a narrow token, on a phone');
     await page.close();
   });

@@ -45,7 +45,10 @@ for (const dialect of dialects) {
       const listed = (await call(owner, 'GET', '/v3/tokens')).json();
       const entry = listed.find((t: any) => t.id === token.id);
       assert.ok(entry);
-      assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'scopes']);
+      // Who made it and the role it acts with too (issue 37): the workspace token that made it is the operator's.
+      assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'createdBy', 'expiresAt', 'id', 'lastUsedAt', 'name', 'role', 'scopes']);
+      assert.equal(entry.createdBy, null);
+      assert.equal(entry.role, 'owner');
       assert.ok(!JSON.stringify(listed).includes(token.token), 'never the secret');
       // The last use is written after the answer, not before it.
       const used = await eventually(

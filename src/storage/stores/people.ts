@@ -4,6 +4,9 @@ import type { RoleName } from '../tables.js';
 
 export type { RoleName } from '../tables.js';
 
+/** The roles, weakest first: what accounts/roles.ts ranks and the store compares (an invitation above a role). */
+export const ROLE_NAMES: readonly RoleName[] = ['viewer', 'member', 'admin', 'owner'];
+
 export interface UserRecord {
   readonly id: number;
   readonly email: string;
@@ -40,9 +43,16 @@ export interface InvitationRecord {
   readonly role: RoleName;
   readonly expiresAt: number;
   readonly usedAt: number | null;
+  /** When it was withdrawn: its maker removed, or lowered below the role it grants. */
+  readonly revokedAt: number | null;
+  /** Who issued it; null: the operator (`brief user create`), or made before makers were recorded. */
+  readonly createdBy: number | null;
 }
 
-/** An invitation as it is made: the hash of its secret, the workspace, email and role, when it was made and until when it holds. */
+/**
+ * An invitation as it is made: the hash of its secret, the workspace, email and role, when it was made and
+ * until when it holds, and who issued it (null: the operator).
+ */
 export interface NewInvitation {
   readonly tokenHash: string;
   readonly accountId: number;
@@ -50,6 +60,7 @@ export interface NewInvitation {
   readonly role: RoleName;
   readonly now: number;
   readonly expiresAt: number;
+  readonly createdBy: number | null;
 }
 
 export interface NewUser {
@@ -75,8 +86,9 @@ export interface PeopleStore {
   /** Every user, or a workspace's members, with their memberships. */
   listUsers(accountId?: number): Promise<Array<UserRecord & { memberships: MembershipRecord[] }>>;
   /**
-   * Removes a user with its memberships and sessions: `missing` when there is none, and nothing is
-   * removed while the user is the last owner of a workspace (`lastOwnerOf` names them).
+   * Removes a user with its memberships and sessions, and revokes every token and pending invitation they
+   * made, in every workspace, in one transaction: `missing` when there is none, and nothing is removed
+   * while the user is the last owner of a workspace (`lastOwnerOf` names them).
    */
   removeUser(id: number): Promise<'removed' | 'missing' | { lastOwnerOf: string[] }>;
   membershipsOf(userId: number): Promise<MembershipRecord[]>;
@@ -87,9 +99,11 @@ export interface PeopleStore {
    */
   addMembership(userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'>;
   /**
-   * Changes a member's role, or removes the member with their sessions in the workspace (`role: null`),
-   * in one transaction that holds the workspace's membership changes back (a row lock on PostgreSQL,
-   * the one writer on SQLite): `check` sees the member's role now and may throw to change nothing.
+   * Changes a member's role, or removes the member (`role: null`), in one transaction that holds the
+   * workspace's membership changes back (a row lock on PostgreSQL, the one writer on SQLite): `check` sees
+   * the member's role now and may throw to change nothing. A removal also ends the member's sessions in the
+   * workspace and revokes the tokens and pending invitations they made there; a role lowered revokes their
+   * pending invitations there that grant a role above the new one (their tokens are capped at every use).
    * `missing` when the user is not a member; `last-owner` when the change would leave no owner.
    */
   changeMembership(
@@ -106,12 +120,17 @@ export interface PeopleStore {
   switchSession(idHash: string, accountId: number): Promise<void>;
   removeSession(idHash: string): Promise<void>;
 
-  addInvitation(invitation: NewInvitation): Promise<InvitationRecord>;
+  /**
+   * Stores an invitation. One a person issues is made only while their role in the workspace is at least the
+   * role it grants, checked in the same write (undefined otherwise), so none outlives a removal or a role
+   * lowered at the same moment.
+   */
+  addInvitation(invitation: NewInvitation): Promise<InvitationRecord | undefined>;
   invitationByHash(tokenHash: string): Promise<InvitationRecord | undefined>;
   /**
-   * Uses an invitation once, in one transaction: marks it used (only if unused and unexpired at `now`),
+   * Uses an invitation once, in one transaction: marks it used (only if unused, unrevoked and unexpired at `now`),
    * makes its user (or sets the password of one who has none) and gives the role. `used` when someone
-   * else used it first or it expired meanwhile; `taken` when the email already has a password. Given
+   * else used it first, or it expired or was revoked meanwhile; `taken` when the email already has a password. Given
    * `{ existingUserId }` (a person who proved who they are), it only adds that user's membership. A
    * person already in the workspace keeps their role.
    */

@@ -3,7 +3,7 @@ import { api, type PresentedToken } from '../api';
 
 /**
  * The header's word on who is signed in when it is an API token (a person's session has the workspace
- * switcher instead): the token's name and its workspace, asked of the server once per token.
+ * switcher instead): the token's name, its workspace and the role it acts with, asked of the server once per token.
  */
 export function TokenIdentity(props: { token: string }) {
   const [presented, setPresented] = useState<PresentedToken | null>(null);
@@ -22,7 +22,8 @@ export function TokenIdentity(props: { token: string }) {
   return (
     <div class="who">
       <p>
-        Signed in with the token <strong>{presented.token.name ?? 'without a name'}</strong> in <strong>{presented.workspace.name}</strong>
+        Signed in with the token <strong>{presented.token.name ?? 'without a name'}</strong> in <strong>{presented.workspace.name}</strong> as{' '}
+        {presented.token.role}
       </p>
     </div>
   );

@@ -8,7 +8,10 @@ import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { formatDate, formatDateTime } from '../format';
+import { useSession } from '../session';
 import { useSettingsList } from '../settings-list';
+
+type Role = ApiToken['role'];
 
 /** Every scope, with what it lets a token do (a Record, so a scope added on the server fails the typecheck until it is here). */
 const SCOPE_LABELS: Record<Scope, string> = {
@@ -16,10 +19,26 @@ const SCOPE_LABELS: Record<Scope, string> = {
   'links:write': 'Make, edit and delete links',
   'analytics:read': 'Read analytics',
   'domains:write': 'Add, verify and remove domains',
+  'members:read': 'Read members and their emails (admin and owner tokens)',
 };
 const ALL_SCOPES = Object.keys(SCOPE_LABELS) as Scope[];
 
+/** Every role, weakest first, as a token acts with it (a Record, so a role added on the server fails the typecheck until it is here). */
+const ROLE_LABELS: Record<Role, string> = {
+  viewer: 'Viewer: reads links and analytics',
+  member: 'Member: also makes, edits and deletes links',
+  admin: 'Admin: also tokens, members and domains',
+  owner: 'Owner: everything',
+};
+const ROLES = Object.keys(ROLE_LABELS) as Role[];
+
+/** members:read needs the admin role: a token acting as a member or viewer never holds it (the server says the same). */
+const mayHold = (role: Role | '', scope: Scope) => scope !== 'members:read' || role === '' || role === 'admin' || role === 'owner';
+
 const scopesText = (scopes: readonly string[]) => (scopes.length === ALL_SCOPES.length ? 'All' : scopes.join(', '));
+
+/** Who made a token: a person's email, or the operator (`brief token create`, or made before makers were recorded). */
+const makerText = (maker: ApiToken['createdBy']) => (maker === null ? 'Operator (CLI)' : (maker.email ?? `Person ${maker.id}`));
 
 /** Settings → API tokens: the workspace's tokens, New token (shown once, with Copy) and Revoke. */
 export function ApiTokens(props: { headingId: string }) {
@@ -44,7 +63,10 @@ export function ApiTokens(props: { headingId: string }) {
           New token
         </button>
       </div>
-      <p class="muted">Tokens let scripts and apps use Brief's API. Each can do only what its scopes allow.</p>
+      <p class="muted">
+        Tokens let scripts and apps use Brief's API. Each can do only what its scopes allow, with the role it was made with, never more than its maker
+        has now; removing a person revokes the tokens they made.
+      </p>
       <p class="notice" role="status">
         {notice}
       </p>
@@ -61,6 +83,8 @@ export function ApiTokens(props: { headingId: string }) {
             <thead>
               <tr>
                 <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Made by</th>
                 <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
@@ -73,6 +97,10 @@ export function ApiTokens(props: { headingId: string }) {
                 <tr key={token.id}>
                   <td data-label="Name" class="break">
                     {token.name ?? <span class="muted">(no name)</span>}
+                  </td>
+                  <td data-label="Role">{token.role}</td>
+                  <td data-label="Made by" class="break">
+                    {makerText(token.createdBy)}
                   </td>
                   <td data-label="Scopes">{scopesText(token.scopes)}</td>
                   <td data-label="Created" class="date">
@@ -108,6 +136,11 @@ const endOfLocalDay = (day: string): string => {
 };
 
 function NewTokenDialog(props: { onDone: (message?: string) => void }) {
+  const { person } = useSession();
+  // A person offers the roles up to their own; with a token, the server refuses one above it.
+  const myRole = person?.workspace.role;
+  const roles = myRole ? ROLES.slice(0, ROLES.indexOf(myRole) + 1) : ROLES;
+  const [role, setRole] = useState<Role | ''>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [made, setMade] = useState<NewToken | null>(null);
@@ -116,7 +149,9 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const name = String(form.get('name') ?? '').trim();
-    const scopes = form.getAll('scopes').map(String);
+    const chosen = form.getAll('scopes').map(String) as Scope[];
+    const holdable = ALL_SCOPES.filter((scope) => mayHold(role, scope));
+    const scopes = chosen.filter((scope) => mayHold(role, scope));
     const expires = String(form.get('expires') ?? '');
     if (name === '') return setErrors({ name: 'Enter a name: what the token is for.' });
     if (scopes.length === 0) return setErrors({ scopes: 'Choose at least one scope.' });
@@ -125,13 +160,14 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
       setMade(
         await api.createToken({
           name,
-          // Every scope: sent as none, so the token keeps full rights as scopes are added.
-          ...(scopes.length < ALL_SCOPES.length && { scopes }),
+          // Every scope its role may hold: sent as none, so the token keeps full rights as scopes are added.
+          ...(scopes.length < holdable.length && { scopes }),
           ...(expires !== '' && { expiresAt: endOfLocalDay(expires) }),
+          ...(role !== '' && { role }),
         }),
       );
     } catch (e) {
-      setErrors(e instanceof ApiError ? errorsByField(e, ['name', 'scopes', 'expiresAt']) : { form: 'Could not make the token.' });
+      setErrors(e instanceof ApiError ? errorsByField(e, ['name', 'scopes', 'expiresAt', 'role']) : { form: 'Could not make the token.' });
       setBusy(false);
     }
   };
@@ -162,11 +198,23 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
         <Field id="token-name" label="Name" error={errors.name} hint="What the token is for, such as “deploy script”.">
           {(aria) => <input {...aria} name="name" type="text" maxLength={100} autoComplete="off" required />}
         </Field>
+        <Field id="token-role" label="Acts as" error={errors.role} hint="A token never acts above the person who makes it, now or later.">
+          {(aria) => (
+            <select {...aria} name="role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role | '')}>
+              <option value="">{myRole ? `My role (${myRole})` : 'The role of the token signed in'}</option>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <fieldset class={errors.scopes ? 'scopes invalid' : 'scopes'} aria-describedby={errors.scopes ? 'token-scopes-error' : undefined}>
           <legend>Scopes</legend>
           {ALL_SCOPES.map((scope) => (
             <div key={scope} class="check">
-              <input id={`scope-${scope}`} type="checkbox" name="scopes" value={scope} defaultChecked />
+              <input id={`scope-${scope}`} type="checkbox" name="scopes" value={scope} defaultChecked disabled={!mayHold(role, scope)} />
               <label for={`scope-${scope}`}>
                 {SCOPE_LABELS[scope]} <code>{scope}</code>
               </label>
@@ -186,9 +234,9 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
             {errors.form}
           </p>
         )}
-        {(errors.name || errors.scopes || errors.expiresAt) && (
+        {(errors.name || errors.scopes || errors.expiresAt || errors.role) && (
           <p class="visually-hidden" role="alert">
-            {errors.name ?? errors.scopes ?? errors.expiresAt}
+            {errors.name ?? errors.scopes ?? errors.expiresAt ?? errors.role}
           </p>
         )}
         <DialogActions label="Create" busy={busy} onCancel={props.onDone} />
