@@ -2,9 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
+import { BriefError } from '../errors.js';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
 import { QrService } from './qr-service.js';
+import { QR_WEIGHT_CHARACTERS, QR_WEIGHT_PIXELS, qrWeight } from './qr-weight.js';
 import { type QrFormat, QrQuery } from './schemas.js';
 
 /** A day: the image of the same parameters never changes (its ETag names the renderer's version too). */
@@ -27,7 +29,12 @@ const qrSchema = {
     'otherwise 401) and the URL is never fetched. ' +
     'The format is `format` when given, otherwise `image/png` when `Accept` prefers it to SVG, otherwise SVG ' +
     '(`application/xml` counts as SVG). Answers are cacheable for a day and carry a strong `ETag`; a matching ' +
-    '`If-None-Match` answers 304. An empty parameter counts as not given.',
+    '`If-None-Match` answers 304. An empty parameter counts as not given.\n\n' +
+    'Besides counting as one call against `RATE_LIMIT_READ`, a code counts its weight against `RATE_LIMIT_QR` (1200 a minute by ' +
+    `default, per token or, without one, per address): 1, plus 1 for every full ${QR_WEIGHT_CHARACTERS} characters of the ` +
+    `(normalized) URL, plus 1 for every full ${QR_WEIGHT_PIXELS} pixels of \`width\`, so about what it costs to draw: a short ` +
+    "URL at 256 pixels is 1, a 1,900-character URL at 2,048 pixels 17. Its `RateLimit-*` headers are that limit's. " +
+    'Codes are drawn on a few threads of their own with a bounded queue: when it is full the answer is 503 with `Retry-After`.',
   tags: ['qrcode'],
   security: NO_AUTH,
   querystring: QrQuery,
@@ -43,19 +50,30 @@ const qrSchema = {
     304: { description: 'Not Modified: `If-None-Match` names this image. No body.', type: 'null', headers: cachingHeaders },
     ...errorResponses(400, 401, 500),
     422: errorResponse(422, { examples: 'qrValidation' }),
+    503: {
+      ...errorResponse(503, {
+        description: 'E_SERVICE_UNAVAILABLE: every QR thread is drawing and the queue of codes waiting is full; retry after `Retry-After` seconds.',
+      }),
+      headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before asking again (1).' } },
+    },
   },
 };
+
+/** Seconds a caller refused because the QR threads are busy waits: a queue drains in well under a second. */
+const BUSY_RETRY_AFTER = 1;
 
 export function qrRoutes(qr = new QrService()) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('onClose', () => qr.close());
 
     app.get(
       '/qrcode',
       {
         schema: qrSchema,
         serializerCompiler: documentedOnly,
-        config: { limit: 'read', scope: 'none' },
+        // Counted as a read, and by its weight against RATE_LIMIT_QR (qr-weight.ts).
+        config: { limit: 'read', scope: 'none', qrWeight: (request) => qrWeight(request.query as QrQuery) },
         // As for /v2/shorten, an empty parameter (`width=`) counts as not given: its default applies.
         preValidation: async (request) => {
           const query = request.query as Record<string, unknown>;
@@ -70,6 +88,10 @@ export function qrRoutes(qr = new QrService()) {
           return reply.code(304).headers({ ETag: etag, 'Cache-Control': CACHE_CONTROL, Vary: 'Accept' }).send();
         }
         const image = await qr.render(spec); // before the headers: an error answer must not look cacheable
+        if (image === 'busy') {
+          reply.header('Retry-After', BUSY_RETRY_AFTER);
+          throw BriefError.unavailable();
+        }
         return reply.headers({ ETag: etag, 'Cache-Control': CACHE_CONTROL, Vary: 'Accept' }).type(image.contentType).send(image.body);
       },
     );
