@@ -31,6 +31,8 @@ interface Measure {
   redirectP99: number;
   redirectErrors: number;
   generatorCpuShare: number;
+  /** The server's CPU (all threads) over the measure's wall time: 1 is its whole core. Under 1 with redirects waiting, the machine was the limit. */
+  serverCpuShare: number;
 }
 
 interface Answer {
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     if (!code) throw new Error(`no link made: ${made.body}`);
 
     const measure = async (): Promise<Measure> => {
+      const cpuBefore = server.cpuSeconds();
       const redirects = await runLoad({
         port: server.port,
         host: DOMAIN,
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
         redirectP99: redirects.p99,
         redirectErrors: redirects.errors,
         generatorCpuShare: redirects.generatorCpuShare,
+        serverCpuShare: Number(((server.cpuSeconds() - cpuBefore) / redirects.seconds).toFixed(2)),
       };
     };
 
@@ -154,6 +158,7 @@ async function main(): Promise<void> {
       },
       redirectP99Ms: { quiet: median(rounds.map((r) => r.quiet.redirectP99)), flood: median(rounds.map((r) => r.flood.redirectP99)) },
       generatorCpuShare: Math.max(...rounds.flatMap((r) => [r.quiet.generatorCpuShare, r.flood.generatorCpuShare])),
+      serverCpuShare: { quiet: median(rounds.map((r) => r.quiet.serverCpuShare)), flood: median(rounds.map((r) => r.flood.serverCpuShare)) },
       flood: {
         answers: all.length,
         byStatus,
