@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,6 +23,17 @@ const SVG_EXAMPLE =
   '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 29 29" shape-rendering="crispEdges">' +
   '<path fill="#ffffff" d="M0 0h29v29H0z"/><path stroke="#000000" d="M2 2.5h7m1 0h1…"/></svg>';
 
+/** Seconds a caller refused because the QR threads are busy waits: a queue drains in well under a second. */
+const BUSY_RETRY_AFTER = 1;
+
+/**
+ * How long a refusal (429 over a limit, 503 busy) waits before it is sent. A refusal costs the event
+ * loop ~0.1 ms, several redirects' worth, and a client that ignores Retry-After asks again at once: issue
+ * 37's flood (4 connections back to back) sent ~2,000 a second once refused. Held this long, each
+ * connection makes at most 4 a second; the wait is a timer, no work.
+ */
+export const QR_REFUSAL_DELAY_MS = 250;
+
 const qrSchema = {
   summary: 'A QR code of a URL',
   description:
@@ -34,7 +46,8 @@ const qrSchema = {
     `default, per token or, without one, per address): 1, plus 1 for every full ${QR_WEIGHT_CHARACTERS} characters of the ` +
     `(normalized) URL, plus 1 for every full ${QR_WEIGHT_PIXELS} pixels of \`width\`, so about what it costs to draw: a short ` +
     "URL at 256 pixels is 1, a 1,900-character URL at 2,048 pixels 17. Its `RateLimit-*` headers are that limit's. " +
-    'Codes are drawn on a few threads of their own with a bounded queue: when it is full the answer is 503 with `Retry-After`.',
+    'Codes are drawn on a few threads of their own with a bounded queue: when it is full the answer is 503 with `Retry-After`. ' +
+    `A refusal (429 or 503) is sent ${QR_REFUSAL_DELAY_MS} ms after it is decided.`,
   tags: ['qrcode'],
   security: NO_AUTH,
   querystring: QrQuery,
@@ -59,9 +72,6 @@ const qrSchema = {
   },
 };
 
-/** Seconds a caller refused because the QR threads are busy waits: a queue drains in well under a second. */
-const BUSY_RETRY_AFTER = 1;
-
 export function qrRoutes(qr = new QrService()) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -78,6 +88,10 @@ export function qrRoutes(qr = new QrService()) {
         preValidation: async (request) => {
           const query = request.query as Record<string, unknown>;
           for (const [name, value] of Object.entries(query)) if (value === '') delete query[name];
+        },
+        onSend: async (_request, reply, payload) => {
+          if (reply.statusCode === 429 || reply.statusCode === 503) await delay(QR_REFUSAL_DELAY_MS);
+          return payload;
         },
       },
       async (request, reply) => {

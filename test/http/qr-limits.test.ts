@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { QrService } from '../../src/qr/qr-service.js';
 import { qrWeight } from '../../src/qr/qr-weight.js';
+import { QR_REFUSAL_DELAY_MS } from '../../src/qr/routes.js';
 import { qs, TEST_ENV, useTestApp } from '../support/app.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -41,8 +42,10 @@ for (const dialect of dialects) {
     it("refuses the issue's flood of large codes from one address after 1200 / 17 of them", async () => {
       const remoteAddress = '192.0.2.170';
       const statuses: number[] = [];
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; i < 75; i++) {
+        const started = performance.now();
         const res = await ctx.t.app.inject({ url: LARGE, remoteAddress });
+        const ms = performance.now() - started;
         statuses.push(res.statusCode);
         assert.equal(res.headers['ratelimit-limit'], '1200');
         if (i === 0) {
@@ -57,9 +60,11 @@ for (const dialect of dialects) {
           assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${res.headers['retry-after']}`);
           assert.equal(res.headers['ratelimit-remaining'], '0');
           assert.equal(res.headers['cache-control'], undefined, 'a refusal is not cacheable');
+          // Held before it is sent, so a client that ignores Retry-After cannot make refusals a flood of their own.
+          assert.ok(ms >= QR_REFUSAL_DELAY_MS - 10, `a refusal after ${ms} ms`);
         }
       }
-      assert.deepEqual(statuses, [...Array(70).fill(200), ...Array(30).fill(429)]);
+      assert.deepEqual(statuses, [...Array(70).fill(200), ...Array(5).fill(429)]);
       // Another address has its own count.
       assert.equal((await ctx.t.app.inject({ url: LARGE, remoteAddress: '192.0.2.171' })).statusCode, 200);
     });
@@ -90,6 +95,23 @@ for (const dialect of dialects) {
     });
   });
 }
+
+describe('refusals of QR codes are held', () => {
+  const ctx = useTestApp('sqlite', { RATE_LIMIT_READ: '2', RATE_LIMIT_QR: '0' });
+
+  it("holds the read limit's 429 on this route too, and no other route's", async () => {
+    const remoteAddress = '192.0.2.174';
+    for (let i = 0; i < 2; i++) assert.equal((await ctx.t.app.inject({ url: small(), remoteAddress })).statusCode, 200);
+    let started = performance.now();
+    const refused = await ctx.t.app.inject({ url: small(), remoteAddress });
+    assert.equal(refused.statusCode, 429);
+    assert.ok(performance.now() - started >= QR_REFUSAL_DELAY_MS - 10);
+    started = performance.now();
+    const other = await ctx.t.app.inject({ url: '/v2/shorten-domains', remoteAddress });
+    assert.equal(other.statusCode, 429);
+    assert.ok(performance.now() - started < QR_REFUSAL_DELAY_MS, 'other routes answer their 429 at once');
+  });
+});
 
 describe('RATE_LIMIT_QR=0', () => {
   const ctx = useTestApp('sqlite', { RATE_LIMIT_QR: '0' });
@@ -126,6 +148,7 @@ describe('QR threads with a full queue', () => {
     assert.ok(drawn.length >= 2, 'the code drawn and the one that waited');
     assert.ok(busy.length >= 1, 'the rest refused at once');
     for (const res of busy) {
+      assert.equal(res.statusCode, 503);
       assert.deepEqual(res.json(), { message: 'The service is temporarily unavailable, try again shortly', code: 'E_SERVICE_UNAVAILABLE' });
       assert.equal(res.headers['retry-after'], '1');
       assert.equal(res.headers.etag, undefined, 'a refusal carries no validator');
