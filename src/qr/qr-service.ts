@@ -23,9 +23,9 @@ const { version: QRCODE_VERSION } = createRequire(import.meta.url)('qrcode/packa
 const OUTPUT_VERSION = `${RENDERER_VERSION}/${QRCODE_VERSION}/${versions.zlib}`;
 
 /**
- * Codes drawn at once, each on a QR thread at nice 19: the dearest code (a 2,048-character URL)
- * takes ~10–20 ms of a core, so two keep up with RATE_LIMIT_QR's worst case from many callers
- * while leaving a core to the event loop on a 2-core machine.
+ * Codes drawn at once, each on a QR thread at nice 19 (which takes only the CPU the event loop
+ * leaves): two draw ~100 of the dearest codes (a 2,048-character URL, ~10–20 ms of a core) a second,
+ * or ~1,000 short ones, and bound the CPU and memory a flood from many addresses can take.
  */
 export const QR_THREADS = 2;
 /** Codes waiting for a thread, at most (well under a second's wait at typical codes' 1–3 ms); beyond, busy. */
