@@ -1,6 +1,7 @@
 // WorkerPool (src/worker-pool.ts): tasks on a bounded number of niced threads, a bounded queue, and
 // `busy` beyond it at once; a failing task or thread rejects only its own task.
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { after, describe, it } from 'node:test';
 import { threadScript, WorkerPool } from '../../src/worker-pool.js';
 import type { PoolTestTask } from './worker-pool-thread.js';
@@ -68,8 +69,10 @@ describe('WorkerPool', () => {
     assert.equal(await next, 10);
   });
 
-  it('runs its threads at the lowest CPU priority (nice 19)', async () => {
+  it('runs its threads at the lowest CPU priority (nice 19), and leaves the main thread as it was', async () => {
+    const before = os.getPriority(0);
     assert.equal(await pool(1, 0).run({ kind: 'priority' }), 19);
+    assert.equal(os.getPriority(0), before);
   });
 
   it('rejects what waits when closed', async () => {
