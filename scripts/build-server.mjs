@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The server's build (the first step of `npm run build`): src/ bundled by esbuild into dist/main.js, with
-// the two worker threads beside it (dist/background-thread.js, dist/password-worker.js, where the code looks
-// for them). One file loads in about half the CPU time of the ~1,000 modules it replaces, which is most of
+// the worker threads beside it (dist/background-thread.js, dist/password-worker.js, dist/qr-worker.js, where the
+// code looks for them). One file loads in about half the CPU time of the ~1,000 modules it replaces, which is most of
 // what a start costs (docs/benchmarks.md, "Start-up"). The type check is `npm run typecheck`, not this.
 // Left outside the bundle: the native SQLite binding, and packages that read files beside their own code.
 import { rmSync } from 'node:fs';
@@ -19,12 +19,12 @@ export const EXTERNAL = [
   '@fastify/swagger-ui', // serves the files of its own static/ folder
 ];
 
-/** The bundle and its two workers, from nothing (earlier builds left tsc's unbundled tree); vite writes dist/web-app/ next. */
+/** The bundle and its workers, from nothing (earlier builds left tsc's unbundled tree); vite writes dist/web-app/ next. */
 async function buildServer() {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: ['src/main.ts', 'src/storage/sqlite/background-thread.ts', 'src/redirect/password-worker.ts'],
+    entryPoints: ['src/main.ts', 'src/storage/sqlite/background-thread.ts', 'src/redirect/password-worker.ts', 'src/qr/qr-worker.ts'],
     entryNames: '[name]',
     outdir: 'dist',
     bundle: true,

@@ -24,6 +24,7 @@ import { clientAddress } from './net/client-address.js';
 import { oidcRoutes } from './people/oidc-routes.js';
 import { passkeyRoutes } from './people/passkey-routes.js';
 import { peopleRoutes } from './people/routes.js';
+import type { QrService } from './qr/qr-service.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
 import type { PasswordCheck } from './redirect/password-check.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   webApp?: WebApp;
   /** How password attempts are checked; a few scrypt hashes at once when not given (tests count them). */
   passwordCheck?: PasswordCheck;
+  /** Draws QR codes; two QR threads and a queue of 64 when not given (tests bound it). */
+  qr?: QrService;
   /** Set by serve.ts when a stop begins: GET /readyz answers 503 from then on. */
   stopSignal?: StopSignal;
 }
@@ -137,7 +140,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     registerRouteScopes(api, authenticate);
     api.register(linkRoutes(services.links, authenticate), { prefix: '/v2' });
     api.register(domainRoutes(services.domains, authenticate), { prefix: '/v2' });
-    api.register(qrRoutes(), { prefix: '/v2' });
+    api.register(qrRoutes(deps.qr), { prefix: '/v2' });
     const workspaceCaller = createWorkspaceCaller(authenticate, services.accounts);
     api.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });

@@ -78,6 +78,8 @@ export interface Config {
   readonly rateLimitToken: number;
   /** Every other API call (lists, analytics, domains, QR codes, edits, deletes) a minute, per token or address; 0: no limit. */
   readonly rateLimitRead: number;
+  /** QR codes a minute per token or address, each weighed by its URL's length and its width (qr/qr-weight.ts); 0: no limit. */
+  readonly rateLimitQr: number;
   /** Password attempts a minute per client address and protected link; 0: no limit. */
   readonly rateLimitPassword: number;
   /** Password attempts a minute per client address, on all links together; 0: no limit. */
@@ -177,6 +179,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitAnon: integer(env, 'RATE_LIMIT_ANON', 30, 0, RATE_LIMIT_MAX),
     rateLimitToken: integer(env, 'RATE_LIMIT_TOKEN', 600, 0, RATE_LIMIT_MAX),
     rateLimitRead: integer(env, 'RATE_LIMIT_READ', 1200, 0, RATE_LIMIT_MAX),
+    // A short URL's code weighs 1 (as many as RATE_LIMIT_READ allows), a 1,900-character URL's at 2,048 px 17.
+    rateLimitQr: integer(env, 'RATE_LIMIT_QR', 1200, 0, RATE_LIMIT_MAX),
     rateLimitPassword: integer(env, 'RATE_LIMIT_PASSWORD', 10, 0, RATE_LIMIT_MAX),
     rateLimitPasswordAddress: integer(env, 'RATE_LIMIT_PASSWORD_ADDRESS', 30, 0, RATE_LIMIT_MAX),
     rateLimitDomainVerify: integer(env, 'RATE_LIMIT_DOMAIN_VERIFY', 5, 0, RATE_LIMIT_MAX),

@@ -30,6 +30,18 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A route that draws QR codes also declares `qrWeight` (`config: { limit: 'read', qrWeight }`): each
+ * call then counts that weight, besides its `limit`, against RATE_LIMIT_QR a minute per token or
+ * address (the weight grows with the URL and the image, as the drawing's cost does: qr/qr-weight.ts),
+ * 429 in the error shape over it. The call's RateLimit-* headers are this limit's.
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    qrWeight?: (request: FastifyRequest) => number;
+  }
+}
+
 /** Every limit counts a minute (a fixed window per caller). */
 const WINDOW_MS = 60_000;
 
@@ -203,6 +215,20 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
       case undefined:
         return;
     }
+  });
+
+  // RATE_LIMIT_QR, on the routes that declare a qrWeight, after their own limit.
+  const qrLimit = (weight: (request: FastifyRequest) => number) =>
+    counted(
+      'qr',
+      () => config.rateLimitQr,
+      (request) => Math.max(1, weight(request)),
+    );
+  app.addHook('onRoute', (route) => {
+    const weight = route.config?.qrWeight;
+    if (weight === undefined || config.rateLimitQr === 0) return;
+    addHook(route, 'preHandler', qrLimit(weight));
+    document(route, 429, errorResponse(429));
   });
 }
 

@@ -209,6 +209,25 @@ describe('GET /v2/qrcode', () => {
       const svg = parseSvg((await get({ url: '  HTTPS://Bücher.Example:443/a/../b?x=ü ' })).body);
       assert.equal(readGrid(svg.grid), 'https://xn--bcher-kva.example/b?x=%C3%BC');
     });
+
+    // Drawn on a QR thread from the code made once (issue 37): the bytes of qrcode's own toString.
+    it("is byte for byte what qrcode's toString writes for the same code", async () => {
+      for (const [params, options] of [
+        [{ url: URL_A }, { errorCorrectionLevel: 'M', margin: 2, width: 256, color: { dark: '#000000ff', light: '#ffffffff' } }],
+        [
+          { url: `${URL_A}&${'x'.repeat(1800)}`, width: '2048', margin: '0', level: 'L', dark: '11223380', light: 'ffffff00' },
+          { errorCorrectionLevel: 'L', margin: 0, width: 2048, color: { dark: '#11223380', light: '#ffffff00' } },
+        ],
+        [
+          { url: URL_A, width: '333', margin: '7', level: 'H', dark: 'a00', light: 'fafafa' },
+          { errorCorrectionLevel: 'H', margin: 7, width: 333, color: { dark: '#aa0000ff', light: '#fafafaff' } },
+        ],
+      ] as const) {
+        const res = await get(params);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.body, await QRCode.toString(params.url, { type: 'svg', ...options }));
+      }
+    });
   });
 
   describe('content negotiation', () => {

@@ -1,7 +1,7 @@
 // The server's build (scripts/build-server.mjs, run by `npm test` before the tests) is one bundle: dist/main.js
 // imports no file of its own by path, only Node's modules and the packages left outside on purpose, and
-// the worker threads sit beside it, where src/storage/sqlite/background.ts and src/redirect/password-workers.ts
-// look for them.
+// the worker threads sit beside it, where src/storage/sqlite/background.ts, src/redirect/password-workers.ts and
+// src/qr/qr-service.ts look for them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +22,7 @@ function importsOf(file: string): string[] {
 describe('the server build', () => {
   it('is one file that imports only Node modules and the packages kept outside the bundle', async () => {
     const { EXTERNAL } = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts/build-server.mjs')).href)) as { EXTERNAL: string[] };
-    for (const entry of ['main.js', 'background-thread.js', 'password-worker.js']) {
+    for (const entry of ['main.js', 'background-thread.js', 'password-worker.js', 'qr-worker.js']) {
       const file = path.join(DIST, entry);
       assert.ok(fs.existsSync(file), `${entry} is built`);
       for (const specifier of importsOf(file)) {
