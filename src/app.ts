@@ -20,7 +20,7 @@ import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
-import { clientAddress } from './net/client-address.js';
+import { clientAddress, fastifyTrustProxy } from './net/client-address.js';
 import { oidcRoutes } from './people/oidc-routes.js';
 import { passkeyRoutes } from './people/passkey-routes.js';
 import { peopleRoutes } from './people/routes.js';
@@ -115,10 +115,12 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     // GET /readyz says "stopping" (serve.ts).
     return503OnClosing: false,
     clientErrorHandler,
+    // `request.protocol` is https behind a proxy TRUST_PROXY trusts that says so (the session cookie, the Origin check).
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   });
 
   const refuseCrossSite = createOriginCheck(config);
-  const authenticate = createAuthenticator(services.accounts, services.sessions, refuseCrossSite);
+  const authenticate = createAuthenticator(services.accounts, services.sessions, refuseCrossSite, config);
 
   registerErrorHandling(app);
   refuseNonFiniteNumbers(app);
@@ -134,7 +136,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   // The API's routes, in a context of their own with CORS (redirects and pages have none).
   app.register(async (api) => {
     // Every token is checked before anything else (limits included): an unknown one is 401 on every call.
-    api.addHook('onRequest', checkToken(authenticate));
+    api.addHook('onRequest', checkToken(authenticate, config));
     await api.register(cors, corsOptions(config));
     // What each route declares a token must hold (its scope): checked before its limits.
     registerRouteScopes(api, authenticate);

@@ -2,6 +2,8 @@ import type { Caller } from '../accounts/account-service.js';
 import { requireRole } from '../accounts/roles.js';
 import type { Config, ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';
+import { canonicalHost, endpointOf } from '../net/host-names.js';
+import { InstanceAddresses } from '../net/instance-addresses.js';
 import type { DomainSettings, DomainStore, StoredDomain } from '../storage/stores/domains.js';
 import type { LinkStore } from '../storage/stores/links.js';
 import { claimLimit, refuseConfiguredClaim, takenClaim } from './domain-claims.js';
@@ -35,6 +37,8 @@ export class DomainService {
   private readonly configured: Map<string, ShortDomain>;
   private readonly stored: StoredDomains;
   private readonly listeners: DomainChangeListener[] = [];
+  /** The configured domains' names as canonicalHostname writes them (with the port a domain names, if any). */
+  private readonly configuredKeys: ReadonlySet<string>;
 
   constructor(
     private readonly config: Config,
@@ -44,8 +48,11 @@ export class DomainService {
     private readonly lookupTxt: TxtLookup,
     /** Told of every link a removal with its links deletes, so caches everywhere drop it (the link change feed). */
     private readonly linkChanges: { announce(domain: string, key: string): void },
+    /** The addresses this instance answers on (the loop check with STRICT_HOSTS off). */
+    private readonly instance = new InstanceAddresses(config),
   ) {
     this.configured = new Map(config.publicDomains.map((d) => [d.hostname, d]));
+    this.configuredKeys = new Set(config.publicDomains.map((d) => canonicalHost(new URL(d.urlPrefix))));
     this.stored = new StoredDomains(store, config.changePollMs);
   }
 
@@ -88,17 +95,33 @@ export class DomainService {
   }
 
   /**
-   * True when a URL with this host (host[:port]) or hostname would point back at one of our
-   * short domains, as the caller sees them: the public ones, the caller's own, and other
-   * accounts' verified ones — never another account's unverified claim, which must not stop
-   * anyone from linking to that host. A domain added or verified elsewhere counts within CHANGE_POLL_MS.
+   * True when a destination would come back to Brief (no loops). Its host is compared in its one written
+   * form (net/host-names.ts: case, trailing dot, IDN, IP address forms, the scheme's default port), with
+   * our short domains as the caller sees them: the public ones, the caller's own, and other accounts'
+   * verified ones — never another account's unverified claim, which must not stop anyone from linking to
+   * that host. A domain without a port counts on every port. With STRICT_HOSTS off, where the server
+   * answers every Host as the default domain, every address of this instance on its port counts too
+   * (net/instance-addresses.ts; decision 0015). A domain added or verified elsewhere counts within CHANGE_POLL_MS.
    */
-  async isShortHost(caller: Caller, host: string, hostname: string): Promise<boolean> {
-    if (this.configured.has(host) || this.configured.has(hostname)) return true;
+  async isShortHost(caller: Caller, url: URL): Promise<boolean> {
+    const endpoint = endpointOf(url);
+    if (!this.config.strictHosts && this.instance.reaches(endpoint)) return true;
+    const keys = [endpoint.hostname, `${endpoint.hostname}:${endpoint.port}`];
+    if (keys.some((key) => this.configuredKeys.has(key))) return true;
     const stored = await this.stored.byHost();
     const counts = (domain: StoredDomain | undefined) =>
       domain !== undefined && (servesRedirects(domain) || domain.accountId === null || domain.accountId === caller.accountId);
-    return counts(stored.get(host)) || counts(stored.get(hostname));
+    return keys.some((key) => counts(stored.get(key)));
+  }
+
+  /**
+   * Refuses (422 `notShortLink`, naming `field`) a destination that would come back to Brief: the one check
+   * of every destination stored (links made, bulk, edited; a domain's home and not-found redirects).
+   */
+  async refuseLoop(caller: Caller, url: URL, field = 'url'): Promise<void> {
+    if (await this.isShortHost(caller, url)) {
+      throw BriefError.invalid(field, 'notShortLink', `The ${field} field must not point to a short link domain`);
+    }
   }
 
   /** Tells `listener` after every change this instance makes to the stored domains (the redirect side's settings). */
@@ -229,9 +252,7 @@ export class DomainService {
   private async redirectUrl(caller: Caller, field: string, value: string | null): Promise<string | null> {
     if (value === null || value.trim() === '') return null;
     const url = parseRedirectUrl(field, value, this.config.allowUrlCredentials);
-    if (await this.isShortHost(caller, url.host, url.hostname)) {
-      throw BriefError.invalid(field, 'notShortLink', `The ${field} field must not point to a short link domain`);
-    }
+    await this.refuseLoop(caller, url, field);
     return url.href;
   }
 

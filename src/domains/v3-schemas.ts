@@ -89,7 +89,7 @@ export const DomainSettingsBody = Type.Object(
     randomCodeLength: nullable<number>('integer', codeLength('Length of the codes generated on the domain from now on; null: CODE_LENGTH.')),
     homePageRedirectUrl: nullable<string>('string', {
       description:
-        'Where the bare domain (`/`) redirects (302): an absolute http(s) URL, not on a short domain of this server; null or empty: nowhere.',
+        'Where the bare domain (`/`) redirects (302): an absolute http(s) URL, not on a short domain or address of this server; null or empty: nowhere.',
     }),
     notFoundPageRedirectUrl: nullable<string>('string', {
       description: 'Where an unknown key on the domain redirects (302) instead of the 404 page; null or empty: nowhere.',

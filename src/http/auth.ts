@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, Caller } from '../accounts/account-service.js';
 import type { SessionService } from '../accounts/sessions.js';
+import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import { sessionCookieOf } from './session-cookie.js';
 
@@ -15,12 +16,14 @@ export function createAuthenticator(
   accounts: AccountService,
   sessions: Pick<SessionService, 'callerFor'>,
   refuseCrossSite: (request: FastifyRequest) => void,
+  /** BASE_URL's scheme decides the session cookie's name (http/session-cookie.ts). */
+  config: Pick<Config, 'defaultDomain'>,
 ) {
   const answered = new WeakMap<FastifyRequest, Promise<Caller>>();
   const check = async (request: FastifyRequest): Promise<Caller> => {
     const header = request.headers.authorization;
     if (header === undefined) {
-      const session = sessionCookieOf(request);
+      const session = sessionCookieOf(config, request);
       if (session === undefined) return accounts.anonymousCaller();
       refuseCrossSite(request);
       const caller = session === '' ? null : await sessions.callerFor(session);
@@ -48,9 +51,9 @@ export function createAuthenticator(
  * (403 when a cookie comes cross-site), on every /v2 and /v3 call (those that need none too), before
  * any rate limit counts it, so a made-up token neither gets an answer nor a counter of its own.
  */
-export function checkToken(authenticate: Authenticate) {
+export function checkToken(authenticate: Authenticate, config: Pick<Config, 'defaultDomain'>) {
   return async function tokenCheck(request: FastifyRequest): Promise<void> {
-    if (request.headers.authorization !== undefined || sessionCookieOf(request) !== undefined) await authenticate(request);
+    if (request.headers.authorization !== undefined || sessionCookieOf(config, request) !== undefined) await authenticate(request);
   };
 }
 

@@ -20,7 +20,7 @@ export interface ImportDeps {
   };
   readonly domains: {
     forShorten(caller: Caller, requested: string | undefined): Promise<ShortenDomain>;
-    isShortHost(caller: Caller, host: string, hostname: string): Promise<boolean>;
+    isShortHost(caller: Caller, url: URL): Promise<boolean>;
   };
   readonly blockedHosts: { covers(hostname: string): boolean };
   /** Running servers' caches hear of each new link (Redis when configured; else their 2-second miss entries expire). */
@@ -216,12 +216,12 @@ export class Importer {
     };
   }
 
-  /** Whether a URL points back at a short domain, asked once per account and host (imports repeat hosts). */
+  /** Whether a URL points back at a short domain, asked once per account and origin (imports repeat hosts; the scheme decides the port). */
   private isShortHost(caller: Caller, url: URL): boolean | Promise<boolean> {
-    const cacheKey = `${caller.accountId} ${url.host}`;
+    const cacheKey = `${caller.accountId} ${url.origin}`;
     const known = this.shortHosts.get(cacheKey);
     if (known !== undefined) return known;
-    return this.deps.domains.isShortHost(caller, url.host, url.hostname).then((answer) => {
+    return this.deps.domains.isShortHost(caller, url).then((answer) => {
       this.shortHosts.set(cacheKey, answer);
       return answer;
     });

@@ -116,9 +116,7 @@ export class LinkService {
     const { url, slug, title, comment, password, expiresAt } = input;
     const domain = await this.domains.forShorten(caller, input.domain);
     refuseCodeShapedSlug(slug, domain.codeLength);
-    if (await this.domains.isShortHost(caller, url.host, url.hostname)) {
-      throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
-    }
+    await this.domains.refuseLoop(caller, url);
     this.refuseBlocked(url);
 
     const { reuseExisting: reuse, forwardQuery } = input;
@@ -207,9 +205,7 @@ export class LinkService {
     const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = {};
     if (edit.url !== undefined) {
       const url = linkDestination(edit.url, this.config.allowUrlCredentials);
-      if (await this.domains.isShortHost(caller, url.host, url.hostname)) {
-        throw BriefError.invalid('url', 'notShortLink', 'The url field must not point to a short link domain');
-      }
+      await this.domains.refuseLoop(caller, url);
       this.refuseBlocked(url);
       changes.url = { href: url.href, hash: urlHash(url.href) };
     }

@@ -10,7 +10,7 @@ export const ShortenQuery = Type.Object({
   url: Type.String({
     description:
       'The long URL to shorten: absolute http or https, at most 8,192 characters. It is normalized (WHATWG URL parser); ' +
-      "a URL on one of Brief's own short domains is refused, and so is one with a user name or password unless ALLOW_URL_CREDENTIALS is on.",
+      "a URL on one of Brief's own short domains or addresses (however its host is written) is refused, and so is one with a user name or password unless ALLOW_URL_CREDENTIALS is on.",
     examples: ['https://example.com/some/long/page'],
   }),
   title: Type.Optional(Type.String({ description: 'Title of the link, at most 512 characters.', examples: ['Launch'] })),

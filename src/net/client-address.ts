@@ -14,8 +14,8 @@ export type ClientAddress = (socketAddress: string | undefined, forwardedFor: st
  * IPv4 addresses written as IPv6 (`::ffff:1.2.3.4`) come back as IPv4.
  */
 export function clientAddress(trust: TrustProxy): ClientAddress {
-  if (trust.kind === 'off') return (socketAddress) => plain(socketAddress);
-  const trusted = trust.kind === 'hops' ? (_address: string, hop: number) => hop < trust.hops : proxyaddr.compile([...trust.entries]);
+  const trusted = fastifyTrustProxy(trust);
+  if (trusted === false) return (socketAddress) => plain(socketAddress);
   return (socketAddress, forwardedFor) => {
     if (socketAddress === undefined) return undefined;
     // proxy-addr reads a request; these two fields are all it reads. A repeated header arrives joined by node:http.
@@ -23,6 +23,15 @@ export function clientAddress(trust: TrustProxy): ClientAddress {
     const request = { socket: { remoteAddress: socketAddress }, headers: { 'x-forwarded-for': header } } as unknown as IncomingMessage;
     return plain(proxyaddr(request, trusted));
   };
+}
+
+/**
+ * Which hops TRUST_PROXY trusts (false: none), as proxy-addr and Fastify's own `trustProxy` option take it, so that `request.protocol` believes
+ * `X-Forwarded-Proto` (the scheme the visitor used) from the same proxies as X-Forwarded-For, and no other.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): false | ((address: string, hop: number) => boolean) {
+  if (trust.kind === 'off') return false;
+  return trust.kind === 'hops' ? (_address, hop) => hop < trust.hops : proxyaddr.compile([...trust.entries]);
 }
 
 const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;

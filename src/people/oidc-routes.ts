@@ -11,7 +11,20 @@ import { cookieValue, secureCookie, sessionCookie } from '../http/session-cookie
 import { AUTH_TAGS } from './signed-in-routes.js';
 
 export const PENDING_COOKIE = 'brief_oidc';
+/**
+ * Its name under https: like the session cookie's (http/session-cookie.ts), the `__Host-` prefix keeps a
+ * pending sign-in from being planted by a plain-http page or a sibling subdomain (which could otherwise sign
+ * this browser in as someone else); the prefix needs Path=/.
+ */
+export const SECURE_PENDING_COOKIE = `__Host-${PENDING_COOKIE}`;
 const COOKIE_PATH = '/auth/oidc';
+
+/** The pending cookie's name and path for this request's scheme. */
+function pendingCookieOf(config: Pick<Config, 'defaultDomain'>, request: FastifyRequest) {
+  return secureCookie(config, request)
+    ? { name: SECURE_PENDING_COOKIE, path: '/', secure: '; Secure' }
+    : { name: PENDING_COOKIE, path: COOKIE_PATH, secure: '' };
+}
 
 /** Where the app may ask to come back to: its home page or one of its pages under /app/, without a query or dot segments. */
 const RETURN_PATH = /^\/(?:app(?:\/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*\/?)?$/;
@@ -38,8 +51,10 @@ export interface OidcRouteDeps {
 }
 
 export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDeps) {
-  const pendingCookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) =>
-    `${PENDING_COOKIE}=${value}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secureCookie(config, request) ? '; Secure' : ''}`;
+  const pendingCookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => {
+    const { name, path, secure } = pendingCookieOf(config, request);
+    return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+  };
   const fail = (reply: FastifyReply, returnTo: string, failure: SsoFailure) => reply.redirect(`${returnTo}?sso_error=${failure}`, 302);
 
   return async (app: FastifyInstance) => {
@@ -53,7 +68,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
           summary: 'Sign in with SSO',
           description:
             'Sends the browser to the OpenID Connect provider (authorization code flow with PKCE, state and nonce, kept in a ' +
-            `10-minute HttpOnly cookie \`${PENDING_COOKIE}\`). \`return\`: the app's page to come back to (\`/\` or under \`/app/\`). ` +
+            `10-minute HttpOnly cookie \`${PENDING_COOKIE}\`, \`${SECURE_PENDING_COOKIE}\` under https). \`return\`: the app's page to come back to (\`/\` or under \`/app/\`). ` +
             'When the provider cannot be reached, back to that page with `?sso_error=unavailable`. Only when OIDC_ISSUER is set.',
           tags: AUTH_TAGS,
           security: NO_AUTH,
@@ -89,7 +104,7 @@ export function oidcRoutes({ config, signOn, log, now = Date.now }: OidcRouteDep
         },
       },
       async (request, reply) => {
-        const pending = pendingOf(request, now());
+        const pending = pendingOf(cookieValue(request, pendingCookieOf(config, request).name), now());
         const returnTo = pending?.returnTo ?? '/';
         const query = new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '');
         // The cookie is used once, whatever happens.
@@ -123,9 +138,8 @@ function encodePending(pending: Pending): string {
   return Buffer.from(JSON.stringify(pending)).toString('base64url');
 }
 
-/** The pending sign-in this browser kept, when it is well-formed and not expired. */
-function pendingOf(request: FastifyRequest, now: number): Pending | undefined {
-  const value = cookieValue(request, PENDING_COOKIE);
+/** The pending sign-in this browser kept (its cookie's value), when it is well-formed and not expired. */
+function pendingOf(value: string | undefined, now: number): Pending | undefined {
   if (value === undefined || !/^[A-Za-z0-9_-]{1,2048}$/.test(value)) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;

@@ -68,7 +68,7 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
         response: { 200: Success },
       }),
       async (request, reply) => {
-        const session = sessionCookieOf(request);
+        const session = sessionCookieOf(config, request);
         if (session) {
           refuseCrossSite(request);
           await sessions.signOut(session);
@@ -110,7 +110,7 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
       });
     const switchWorkspace = async (request: FastifyRequest<{ Body: SwitchBody }>) => {
       const caller = await signedIn(request);
-      const session = sessionCookieOf(request);
+      const session = sessionCookieOf(config, request);
       if (session === undefined) throw BriefError.unauthorized('Switching workspace needs a signed-in person (a session, not a token)');
       await sessions.switchWorkspace(session, caller.userId!, request.body.workspaceId);
       return sessions.whoIs((await sessions.callerFor(session)) ?? caller);
@@ -178,7 +178,7 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
       async (request, reply) => {
         refuseCrossSite(request);
         // A live session of the invitation's own email needs no password; an ended or unknown one is simply not used.
-        const cookie = sessionCookieOf(request);
+        const cookie = sessionCookieOf(config, request);
         const signedInAs = cookie ? (await sessions.callerFor(cookie))?.userId : undefined;
         const { userId, accountId } = await people.accept(request.body.token, request.body.password, request.body.displayName, signedInAs);
         return answerSignedIn(request, reply, await sessions.start(userId, accountId));

@@ -9,13 +9,13 @@ import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { type ErrorStatus, errorResponse, errorResponses } from '../http/error-schemas.js';
 import type { LimitPolicy } from '../http/rate-limits.js';
-import { SESSION_COOKIE, sessionCookie } from '../http/session-cookie.js';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookie } from '../http/session-cookie.js';
 
 /** The API document's tag of every /auth call. */
 export const AUTH_TAGS = ['sign-in and team'];
 
 /** The API document's word on a call that takes a session cookie as well as a token. */
-export const COOKIE_AUTH = `A session cookie (\`${SESSION_COOKIE}\`) from \`POST /auth/sign-in\`, or a bearer token.`;
+export const COOKIE_AUTH = `A session cookie (\`${SESSION_COOKIE}\`, \`${SECURE_SESSION_COOKIE}\` under https) from \`POST /auth/sign-in\`, or a bearer token.`;
 
 /**
  * The caller of a call only a signed-in person makes (a session, not a token): 401 otherwise. The cookie's

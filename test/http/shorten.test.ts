@@ -143,9 +143,9 @@ for (const dialect of dialects) {
           // Its own changes a DomainService knows at once.
           const own = new DomainService(slow.config, ctx.t.database.domains, ctx.t.database.links, noDns, { announce: () => {} });
           const anyone = { accountId: 1, anonymous: true };
-          assert.equal(await own.isShortHost(anyone, 'x.test', 'x.test'), false); // the table is read now
+          assert.equal(await own.isShortHost(anyone, new URL('https://x.test/')), false); // the table is read now
           const mine = await own.add(`own-later-${Date.now()}.test`, null);
-          assert.equal(await own.isShortHost(anyone, mine.hostname, mine.hostname), true);
+          assert.equal(await own.isShortHost(anyone, new URL(`https://${mine.hostname}/`)), true);
         } finally {
           await slow.close();
         }

@@ -48,6 +48,8 @@ for (const dialect of dialects) {
     let db: TestDatabase;
     let t: TestApp;
     let creating: TestApp;
+    /** Behind a proxy on loopback that it trusts (app.inject comes from 127.0.0.1): X-Forwarded-Proto says https. */
+    let proxied: TestApp;
     let team: TestAccount;
 
     before(async () => {
@@ -56,12 +58,14 @@ for (const dialect of dialects) {
       // These suites sign in many times from one address; the limit's own test below turns it on.
       t = await buildTestApp(db.database, { ...provider.env, RATE_LIMIT_SIGN_IN_ADDRESS: '0' });
       creating = await buildTestApp(db.database, { ...provider.env, OIDC_AUTO_CREATE: 'on', RATE_LIMIT_SIGN_IN_ADDRESS: '0' });
+      proxied = await buildTestApp(db.database, { ...provider.env, TRUST_PROXY: 'loopback', RATE_LIMIT_SIGN_IN_ADDRESS: '0' });
       team = await t.account('sso-team');
     });
 
     after(async () => {
       await t?.close();
       await creating?.close();
+      await proxied?.close();
       await db?.cleanup();
       await provider?.close();
     });
@@ -105,6 +109,38 @@ for (const dialect of dialects) {
       // The session works for the API as a password's does.
       const listed = await t.app.inject({ url: '/v3/shorten/list', headers: { cookie: `brief_session=${session}` } });
       assert.equal(listed.statusCode, 200);
+    });
+
+    it('under https keeps the pending sign-in in __Host-brief_oidc (Path=/), reads no brief_oidc, and opens __Host-brief_session', async () => {
+      const user = await addUser(t, team.id, 'member', `${uniqueName('tls')}@example.com`);
+      const login = uniqueName('tls-sub');
+      provider.accounts.set(login, { email: user.email, email_verified: true });
+      const https = { 'x-forwarded-proto': 'https' };
+      const begin = async () => {
+        const started = await proxied.app.inject({ url: '/auth/oidc/start', headers: https });
+        assert.equal(started.statusCode, 302, started.body);
+        const setCookie = String(started.headers['set-cookie']);
+        assert.match(setCookie, /^__Host-brief_oidc=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+        const value = /^__Host-brief_oidc=([A-Za-z0-9_-]+)/.exec(setCookie)![1];
+        return { back: await logInAtProvider(String(started.headers.location), login, REDIRECT_URI), value };
+      };
+      const come = (back: URL, cookie: string) => proxied.app.inject({ url: `/auth/oidc/callback${back.search}`, headers: { ...https, cookie } });
+
+      // The pending cookie under the plain name (set by a plain-http page, say) is not this browser's sign-in.
+      const planted = await begin();
+      const refused = await come(planted.back, `brief_oidc=${planted.value}`);
+      assert.equal(refused.headers.location, '/?sso_error=state');
+      assert.equal(sessionSetBy(refused.headers['set-cookie']), undefined);
+
+      const { back, value } = await begin();
+      const response = await come(back, `__Host-brief_oidc=${value}`);
+      assert.equal(response.headers.location, '/', response.body);
+      const cookies = [response.headers['set-cookie']].flat().map(String);
+      assert.ok(cookies.includes('__Host-brief_oidc=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure'), cookies.join('\n'));
+      const session = cookies.find((c) => c.startsWith('__Host-brief_session='));
+      assert.match(session ?? '', /^__Host-brief_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+      const me = await proxied.app.inject({ url: '/auth/me', headers: { ...https, cookie: `__Host-brief_session=${sessionSetBy(session)}` } });
+      assert.equal(me.json().user.email, user.email);
     });
 
     it('refuses an email no user has while OIDC_AUTO_CREATE is off, and makes nothing', async () => {

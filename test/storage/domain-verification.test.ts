@@ -55,7 +55,7 @@ for (const dialect of dialects) {
           announce: () => {},
         });
         const stranger = { accountId: owner.id + 1000, anonymous: false };
-        assert.equal(await domains.isShortHost(stranger, 'old-private.example', 'old-private.example'), true);
+        assert.equal(await domains.isShortHost(stranger, new URL('https://old-private.example/')), true);
         const listed = await domains.usableBy({ accountId: owner.id, anonymous: false });
         assert.equal(listed.find((d) => d.hostname === 'old-private.example')?.verified, true);
         assert.deepEqual(await migrateToLatest(database), [], 'nothing left to do');
