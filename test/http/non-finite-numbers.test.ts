@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../support/app.js';
+import { dialects } from '../support/database.js';
 
 describe('numbers beyond a double in the query', () => {
   const ctx = useTestApp('sqlite');
@@ -40,3 +41,28 @@ describe('numbers beyond a double in the query', () => {
     assert.equal((await ctx.t.app.inject({ url: '/v3/shorten/list?page=1&perPage=500', headers: account.headers })).statusCode, 200);
   });
 });
+
+// The same coercion in a path: `DELETE /v3/tokens/1e400` answered 500 on PostgreSQL (Infinity reached the query).
+for (const dialect of dialects) {
+  describe(`numbers beyond a double in the path (${dialect})`, () => {
+    const ctx = useTestApp(dialect);
+    const cases: Array<[method: 'DELETE' | 'PATCH', path: string, field: string]> = [
+      ['DELETE', '/v3/tokens/', 'id'],
+      ['DELETE', '/auth/members/', 'userId'],
+      ['PATCH', '/auth/members/', 'userId'],
+      ['DELETE', '/auth/passkeys/', 'id'],
+    ];
+
+    it('answers 422 "must be a whole number" for every integer path parameter', async () => {
+      const account = await ctx.t.account();
+      for (const [method, path, field] of cases) {
+        for (const value of ['1e400', '9'.repeat(400), 'Infinity']) {
+          const payload = method === 'PATCH' ? { role: 'viewer' } : undefined;
+          const response = await ctx.t.app.inject({ method, url: `${path}${value}`, headers: account.headers, payload });
+          assert.equal(response.statusCode, 422, `${method} ${path}${value}: ${response.body}`);
+          assert.equal(response.json().errors[0].field, field);
+        }
+      }
+    });
+  });
+}
