@@ -118,6 +118,19 @@ describe('web app in Chromium: API tokens', { timeout: 300_000 }, () => {
     await page.close();
   });
 
+  it("offers a token's own role, not the owner's, in Members (issue 37: a token acts with at most its maker's role)", async () => {
+    const inviteRoles = async (secret: string) => {
+      const { page } = await openPage(browser, origin, WIDTHS[1]);
+      await settings(page, secret);
+      await page.getByRole('button', { name: 'Invite' }).click();
+      const options = await page.getByRole('dialog', { name: 'Invite someone' }).getByLabel('Role').locator('option').allTextContents();
+      await page.close();
+      return options.map((label) => label.split(':')[0]);
+    };
+    assert.deepEqual(await inviteRoles(await cliToken('--role', 'admin')), ['Admin', 'Member', 'Viewer']);
+    assert.deepEqual(await inviteRoles(token), ['Owner', 'Admin', 'Member', 'Viewer']);
+  });
+
   it('lays the list and the New token dialog out on a phone without an axe violation', async () => {
     const { page } = await openPage(browser, origin, WIDTHS[0]);
     await settings(page, token);

@@ -1,15 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type PresentedToken } from '../api';
 
-/**
- * The header's word on who is signed in when it is an API token (a person's session has the workspace
- * switcher instead): the token's name, its workspace and the role it acts with, asked of the server once per token.
- */
-export function TokenIdentity(props: { token: string }) {
+/** What the server says of the token the web app signs in with (its name, workspace and role), asked once per token; null until it answers. */
+export function usePresentedToken(token: string | null): PresentedToken | null {
   const [presented, setPresented] = useState<PresentedToken | null>(null);
   useEffect(() => {
     let current = true;
     setPresented(null);
+    if (token === null) return;
     api.presentedToken().then(
       (answer) => current && setPresented(answer),
       () => {}, // a revoked or expired token: the pages that call the API say so
@@ -17,7 +15,16 @@ export function TokenIdentity(props: { token: string }) {
     return () => {
       current = false;
     };
-  }, [props.token]);
+  }, [token]);
+  return presented;
+}
+
+/**
+ * The header's word on who is signed in when it is an API token (a person's session has the workspace
+ * switcher instead): the token's name, its workspace and the role it acts with.
+ */
+export function TokenIdentity(props: { token: string }) {
+  const presented = usePresentedToken(props.token);
   if (!presented) return null;
   return (
     <div class="who">

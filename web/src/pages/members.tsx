@@ -6,9 +6,10 @@ import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
+import { usePresentedToken } from '../components/token-identity';
 import { formatDate } from '../format';
 import { navigate, paths } from '../router';
-import { setPerson, signOut, useSession } from '../session';
+import { currentToken, setPerson, signOut, useSession } from '../session';
 import { useSettingsList } from '../settings-list';
 
 type Role = Member['role'];
@@ -28,8 +29,9 @@ const managesMembers = (role: Role) => role === 'owner' || role === 'admin';
 /** Settings → Members: the workspace's people and roles; an admin invites, changes roles and removes. */
 export function Members(props: { headingId: string }) {
   const { person } = useSession();
-  // A token acts as the workspace's owner.
-  const myRole: Role = person?.workspace.role ?? 'owner';
+  // A token acts with its own role (at most its maker's): what the server says of it; the least until it has.
+  const presented = usePresentedToken(person ? null : currentToken());
+  const myRole: Role = person?.workspace.role ?? presented?.token.role ?? 'viewer';
   const mayManage = managesMembers(myRole);
   const {
     items: members,
