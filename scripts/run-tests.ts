@@ -1,19 +1,21 @@
 // `npm test` and `npm run test:<kind>`: the test files of the kinds asked for (all without any), side by side.
 //
-//   node --import tsx scripts/run-tests.ts [unit|http|postgres|browser|e2e ...] [--coverage] [--concurrency N]
+//   node --import tsx scripts/run-tests.ts [unit|http|postgres|browser|e2e ...] [--concurrency N]
 //
 // What every suite would otherwise pay on its own is paid once here, before the first file starts:
 // - a migrated SQLite file and (with TEST_DATABASE_URL) a migrated PostgreSQL template database, which
 //   test/support/database.ts copies for each suite (a file copy; CREATE DATABASE … TEMPLATE);
 // - one Chromium (with browser tests), which each browser suite reaches through its own contexts.
 // Files run CONCURRENCY at a time, each in its own process with its own database, port, data folder and
-// Redis prefix; the few listed in SERIAL run afterwards, one at a time, and say why.
+// Redis prefix; the few listed in SERIAL run afterwards, one at a time, and say why. The line coverage of src/
+// is printed at the end; a run of every kind fails below COVERAGE_FLOOR.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumServerOptions } from '../test/support/chromium.js';
 import { prepareTemplates } from '../test/support/templates.js';
+import { srcCoverage } from './test-coverage.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -37,6 +39,9 @@ const SERIAL: Readonly<Record<string, string>> = {
   'test/bench/fixed-rate.test.ts': 'sends visits at a fixed rate and checks they were answered at that rate',
 };
 
+/** src/'s line coverage by a run of every kind (percent), at least: raise it as tests are added, never lower it. */
+const COVERAGE_FLOOR = 0;
+
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const kinds = args.filter((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--concurrency')) as Kind[];
@@ -49,7 +54,7 @@ for (const kind of kinds) {
 const chosen = kinds.length > 0 ? kinds : (Object.keys(KINDS) as Kind[]);
 /** Most files wait on a database, a process or a socket more than they compute: two a core keeps both busy. */
 const concurrency = Number(option('--concurrency') ?? Math.max(2, os.availableParallelism() * 2));
-const coverage = args.includes('--coverage');
+const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-coverage-'));
 
 function filesOf(kind: Kind): string[] {
   return KINDS[kind].flatMap((folder) => {
@@ -63,11 +68,12 @@ function filesOf(kind: Kind): string[] {
   });
 }
 
-function run(files: string[], jobs: number, env: NodeJS.ProcessEnv): Promise<number> {
+function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEnv): Promise<number> {
   if (files.length === 0) return Promise.resolve(0);
-  const flags = ['--import', 'tsx', '--test', `--test-concurrency=${jobs}`];
-  if (coverage) flags.push('--experimental-test-coverage');
-  const child: ChildProcess = spawn(process.execPath, [...flags, ...files], { cwd: ROOT, env, stdio: 'inherit' });
+  const flags = ['--import', 'tsx', '--test', `--test-concurrency=${jobs}`, '--experimental-test-coverage'];
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+  reporters.push('--test-reporter=lcov', `--test-reporter-destination=${path.join(coverageDir, `${group}.lcov`)}`);
+  const child: ChildProcess = spawn(process.execPath, [...flags, ...reporters, ...files], { cwd: ROOT, env, stdio: 'inherit' });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
@@ -96,13 +102,20 @@ async function main(): Promise<number> {
   const env = { ...process.env, ...templates.env, ...chromium?.env };
   try {
     console.log(`# run-tests: ${parallel.length} files ${concurrency} at a time, then ${serial.length} alone (${chosen.join(', ')})`);
-    const failedParallel = await run(parallel, concurrency, env);
-    const failedSerial = await run(serial, 1, env);
+    const failedParallel = await run('parallel', parallel, concurrency, env);
+    const failedSerial = await run('serial', serial, 1, env);
     console.log(`# run-tests: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    const coverage = srcCoverage(fs.readdirSync(coverageDir).map((name) => path.join(coverageDir, name)));
+    console.log(`# run-tests: src/ line coverage ${coverage.percent}% (${coverage.covered} of ${coverage.lines} lines)`);
+    if (chosen.length === Object.keys(KINDS).length && coverage.percent < COVERAGE_FLOOR) {
+      console.error(`run-tests: src/ line coverage ${coverage.percent}% is below the floor of ${COVERAGE_FLOOR}%`);
+      return 1;
+    }
     return failedParallel || failedSerial;
   } finally {
     await chromium?.close();
     await templates.drop();
+    fs.rmSync(coverageDir, { recursive: true, force: true });
   }
 }
 
