@@ -8,10 +8,9 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
-
-export const CHROMIUM = '/usr/bin/chromium';
 
 /** Written by the tests, ignored by git (.gitignore); the README's two images are copies of two of them. */
 export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -25,24 +24,7 @@ export const WIDTHS = [
 /** How long one step (a click, a wait for an element) may take. */
 export const STEP_MS = 15_000;
 
-export function launchChromium(): Promise<Browser> {
-  // Playwright gives each launch a fresh, temporary profile (its --user-data-dir) and removes it on close.
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 60_000,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export { launchChromium };
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -17,10 +17,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty database beside the one TEST_DATABASE_URL names; drop() removes it. */
-export async function createTestDatabase(serverUrl: string): Promise<TestDatabase> {
+/**
+ * Creates a database beside the one TEST_DATABASE_URL names, empty or a copy of `template` (a database no one
+ * is connected to); drop() removes it.
+ */
+export async function createTestDatabase(serverUrl: string, template?: string): Promise<TestDatabase> {
   const name = uniqueName('brief_scale');
-  await adminQuery(serverUrl, `create database ${name}`);
+  await adminQuery(serverUrl, template === undefined ? `create database ${name}` : `create database ${name} template ${template}`);
   const drop = async () => {
     await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
   };

@@ -7,10 +7,14 @@ import { newLink } from '../../harness/links.js';
 import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createTestDatabase } from '../scale-support/test-services.js';
+import { POSTGRES_TEMPLATE_VAR, SQLITE_TEMPLATE_VAR } from './templates.js';
 
 export { newLink };
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
+/** Migrated databases to copy, when the run made them (scripts/run-tests.ts); a file run alone migrates its own. */
+const sqliteTemplate = process.env[SQLITE_TEMPLATE_VAR] || undefined;
+const postgresTemplate = process.env[POSTGRES_TEMPLATE_VAR] || undefined;
 
 /** The dialects storage and HTTP tests run against. */
 export const dialects: Dialect[] = ['sqlite', ...(postgresUrl ? (['postgres'] as const) : [])];
@@ -30,8 +34,9 @@ export async function openTestDatabase(dialect: Dialect, { migrate = true } = {}
 async function openSqlite(migrate: boolean): Promise<TestDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-test-'));
   const file = path.join(dir, 'brief.db');
+  if (migrate && sqliteTemplate) fs.copyFileSync(sqliteTemplate, file);
   const database = openDatabase({ kind: 'sqlite', path: file });
-  if (migrate) await migrateToLatest(database);
+  if (migrate && !sqliteTemplate) await migrateToLatest(database);
   return {
     database,
     url: `sqlite:${file}`,
@@ -44,10 +49,12 @@ async function openSqlite(migrate: boolean): Promise<TestDatabase> {
 
 async function openPostgres(migrate: boolean): Promise<TestDatabase> {
   if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const scratch = await createTestDatabase(postgresUrl);
-  const database = openDatabase({ kind: 'postgres', url: scratch.url }, { poolMax: 10 });
+  const template = migrate ? postgresTemplate : undefined;
+  const scratch = await createTestDatabase(postgresUrl, template);
+  // Suites run side by side on a busy machine: a wait for one of the pool's connections is not what they test.
+  const database = openDatabase({ kind: 'postgres', url: scratch.url }, { poolMax: 10, connectTimeoutMs: 30_000 });
   try {
-    if (migrate) await migrateToLatest(database);
+    if (migrate && !template) await migrateToLatest(database);
   } catch (error) {
     await database.close();
     await scratch.drop();

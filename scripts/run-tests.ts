@@ -1,0 +1,129 @@
+// `npm test` and `npm run test:<kind>`: the test files of the kinds asked for (all without any), side by side.
+//
+//   node --import tsx scripts/run-tests.ts [unit|http|postgres|browser|e2e ...] [--concurrency N]
+//
+// What every suite would otherwise pay on its own is paid once here, before the first file starts:
+// - a migrated SQLite file and (with TEST_DATABASE_URL) a migrated PostgreSQL template database, which
+//   test/support/database.ts copies for each suite (a file copy; CREATE DATABASE … TEMPLATE);
+// - one Chromium (with browser tests), which each browser suite reaches through its own contexts.
+// Files run CONCURRENCY at a time, each in its own process with its own database, port, data folder and
+// Redis prefix; the few listed in SERIAL run afterwards, one at a time, and say why. The line coverage of src/
+// is printed at the end; a run of every kind fails below COVERAGE_FLOOR.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromiumServerOptions } from '../test/support/chromium.js';
+import { prepareTemplates } from '../test/support/templates.js';
+import { srcCoverage } from './test-coverage.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Each kind is a set of folders under test/; a folder is in one kind. */
+export const KINDS = {
+  unit: ['abuse', 'accounts', 'analytics', 'links', 'metrics', 'net', 'redirect', 'repo', 'root', 'scripts', 'storage', 'web-app'],
+  http: ['http', 'import', 'people', 'tokens'],
+  postgres: ['scale'],
+  browser: ['browser'],
+  e2e: ['e2e', 'bench'],
+} as const;
+type Kind = keyof typeof KINDS;
+
+/**
+ * Files that cannot run beside others, and why. They run after the rest, one at a time.
+ * - the benchmark harness's smoke runs load a server with wrk and check the load generator's CPU share,
+ *   which other tests on the same two cores would make meaningless.
+ */
+const SERIAL: Readonly<Record<string, string>> = {
+  'test/bench/harness.test.ts': "loads a server with wrk and reads the generator's CPU share",
+  'test/bench/fixed-rate.test.ts': 'sends visits at a fixed rate and checks they were answered at that rate',
+};
+
+/** src/'s line coverage by a run of every kind (percent), at least: raise it as tests are added, never lower it. */
+const COVERAGE_FLOOR = 0;
+
+const args = process.argv.slice(2);
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const kinds = args.filter((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--concurrency')) as Kind[];
+for (const kind of kinds) {
+  if (!(kind in KINDS)) {
+    console.error(`run-tests: unknown kind "${kind}"; the kinds are ${Object.keys(KINDS).join(', ')}`);
+    process.exit(2);
+  }
+}
+const chosen = kinds.length > 0 ? kinds : (Object.keys(KINDS) as Kind[]);
+/** Most files wait on a database, a process or a socket more than they compute: two a core keeps both busy. */
+const concurrency = Number(option('--concurrency') ?? Math.max(2, os.availableParallelism() * 2));
+const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-coverage-'));
+
+function filesOf(kind: Kind): string[] {
+  return KINDS[kind].flatMap((folder) => {
+    const dir = path.join(ROOT, 'test', folder);
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.test.ts'))
+      .sort()
+      .map((name) => `test/${folder}/${name}`);
+  });
+}
+
+function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEnv): Promise<number> {
+  if (files.length === 0) return Promise.resolve(0);
+  const flags = ['--import', 'tsx', '--test', `--test-concurrency=${jobs}`, '--experimental-test-coverage'];
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+  reporters.push('--test-reporter=lcov', `--test-reporter-destination=${path.join(coverageDir, `${group}.lcov`)}`);
+  const child: ChildProcess = spawn(process.execPath, [...flags, ...reporters, ...files], { cwd: ROOT, env, stdio: 'inherit' });
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
+
+/** Every folder of test/ with test files belongs to a kind: a new folder is never left out of `npm test`. */
+function unlisted(): string[] {
+  const listed = new Set<string>(Object.values(KINDS).flat());
+  return fs
+    .readdirSync(path.join(ROOT, 'test'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !listed.has(entry.name))
+    .filter((entry) => fs.readdirSync(path.join(ROOT, 'test', entry.name)).some((name) => name.endsWith('.test.ts')))
+    .map((entry) => entry.name);
+}
+
+async function main(): Promise<number> {
+  const missing = unlisted();
+  if (missing.length > 0) {
+    console.error(`run-tests: test/${missing.join(', test/')} belongs to no kind: add it to KINDS in scripts/run-tests.ts`);
+    return 2;
+  }
+  const files = chosen.flatMap(filesOf);
+  const serial = files.filter((file) => file in SERIAL);
+  const parallel = files.filter((file) => !(file in SERIAL));
+  const started = Date.now();
+  const templates = await prepareTemplates();
+  const chromium = chosen.includes('browser') ? await startChromium() : undefined;
+  const env = { ...process.env, ...templates.env, ...chromium?.env };
+  try {
+    console.log(`# run-tests: ${parallel.length} files ${concurrency} at a time, then ${serial.length} alone (${chosen.join(', ')})`);
+    const failedParallel = await run('parallel', parallel, concurrency, env);
+    const failedSerial = await run('serial', serial, 1, env);
+    console.log(`# run-tests: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    const coverage = srcCoverage(fs.readdirSync(coverageDir).map((name) => path.join(coverageDir, name)));
+    console.log(`# run-tests: src/ line coverage ${coverage.percent}% (${coverage.covered} of ${coverage.lines} lines)`);
+    if (chosen.length === Object.keys(KINDS).length && coverage.percent < COVERAGE_FLOOR) {
+      console.error(`run-tests: src/ line coverage ${coverage.percent}% is below the floor of ${COVERAGE_FLOOR}%`);
+      return 1;
+    }
+    return failedParallel || failedSerial;
+  } finally {
+    await chromium?.close();
+    await templates.drop();
+    fs.rmSync(coverageDir, { recursive: true, force: true });
+  }
+}
+
+/** One Chromium for the run: the browser suites connect to it (test/browser/browser.ts) instead of each launching its own. */
+async function startChromium(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const { chromium } = await import('playwright-core');
+  const server = await chromium.launchServer(chromiumServerOptions());
+  return { env: { TEST_CHROMIUM_WS: server.wsEndpoint() }, close: () => server.close() };
+}
+
+process.exitCode = await main();
