@@ -70,7 +70,15 @@ function filesOf(kind: Kind): string[] {
 
 function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEnv): Promise<number> {
   if (files.length === 0) return Promise.resolve(0);
-  const flags = ['--import', 'tsx', '--import', './test/support/own-coverage.ts', '--test', `--test-concurrency=${jobs}`, '--experimental-test-coverage'];
+  const flags = [
+    '--import',
+    'tsx',
+    '--import',
+    './test/support/own-coverage.ts',
+    '--test',
+    `--test-concurrency=${jobs}`,
+    '--experimental-test-coverage',
+  ];
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
   reporters.push('--test-reporter=lcov', `--test-reporter-destination=${path.join(coverageDir, `${group}.lcov`)}`);
   const child: ChildProcess = spawn(process.execPath, [...flags, ...reporters, ...files], { cwd: ROOT, env, stdio: 'inherit' });
