@@ -21,12 +21,12 @@ import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { clientAddress } from './net/client-address.js';
+import type { PasswordPool } from './passwords/password-pool.js';
 import { oidcRoutes } from './people/oidc-routes.js';
 import { passkeyRoutes } from './people/passkey-routes.js';
 import { peopleRoutes } from './people/routes.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
-import type { PasswordCheck } from './redirect/password-check.js';
 import { TOO_MANY_ATTEMPTS } from './redirect/redirect-answer.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createReadiness, createRedirects, createServices, createSingleSignOn, type Database } from './services.js';
@@ -45,8 +45,8 @@ export interface AppDeps {
   logDestination?: DestinationStream;
   /** The built web app; read from dist/web-app/ when not given. */
   webApp?: WebApp;
-  /** How password attempts are checked; a few scrypt hashes at once when not given (tests count them). */
-  passwordCheck?: PasswordCheck;
+  /** Every password hash, bounded (passwords/password-pool.ts); on two niced threads when not given (tests count them). */
+  passwords?: PasswordPool;
   /** Set by serve.ts when a stop begins: GET /readyz answers 503 from then on. */
   stopSignal?: StopSignal;
 }
@@ -68,9 +68,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const options = { level: config.logLevel, serializers };
   const log: FastifyBaseLogger = deps.logDestination ? pino(options, deps.logDestination) : pino(options);
   const shared = deps.shared ?? openSharedState(config, log);
-  const services = createServices(config, deps.database, shared, log);
+  const services = createServices(config, deps.database, shared, log, deps.passwords);
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
-  const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
+  const redirects = createRedirects(config, deps.database, services, log);
   const fastPath = redirectFastPath(redirects.pipeline);
   const metrics = new Metrics({
     linksCreated: () => services.links.created,
@@ -184,6 +184,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.addHook('onClose', async () => {
     process.off('SIGHUP', reloadBlocklist);
     await redirects.stop();
+    await services.passwords.close();
     if (!deps.shared) await shared.close();
   });
   return app;

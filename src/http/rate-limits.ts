@@ -16,9 +16,12 @@ import { errorResponse } from './error-schemas.js';
  * - `domain-verify`: RATE_LIMIT_DOMAIN_VERIFY a minute per token (each call is a DNS query);
  * - `password`: a protected link's password form, RATE_LIMIT_PASSWORD_ADDRESS a minute per address on all
  *   links and RATE_LIMIT_PASSWORD per address and link; over either the form's page answers 429;
- * - `sign-in`: RATE_LIMIT_SIGN_IN_ADDRESS attempts a minute per address on all emails, and
- *   RATE_LIMIT_SIGN_IN per email from any address (a guesser with many addresses is still slowed);
- *   counted with the password attempts' counters, 429 in the error shape.
+ * - `sign-in`: every call that checks a person's password (sign-in, invitation acceptance, a password
+ *   change) or a secret that sets one (a reset link, an invitation): RATE_LIMIT_SIGN_IN_ADDRESS a minute
+ *   per address on all of them together, on the password attempts' counters, 429 in the error shape.
+ *   The per-email limit (RATE_LIMIT_SIGN_IN) is counted where the email is known, by the service that
+ *   checks the password (accounts/user-passwords.ts), on the same counters: a call without an email in
+ *   its body (an invitation's acceptance) counts against the invitee's.
  *
  * A route that declares none is not limited (redirects, pages, the API document).
  */
@@ -146,26 +149,19 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
     }
   };
 
-  /** Each attempt counts on the address's counter, then (under that limit) on the email's. */
+  /** Each attempt counts on the address's counter; the email's is the service's, once it knows whose password it checks. */
   const signInLimit: preHandlerHookHandler = async (request, reply) => {
-    const email = (request.body as { email?: unknown } | undefined)?.email;
-    const limits: Array<[key: string, max: number]> = [[`sign-in:${address(request)}`, config.rateLimitSignInAddress]];
-    if (typeof email === 'string') limits.push([`sign-in-email:${email.trim().toLowerCase().slice(0, 254)}`, config.rateLimitSignIn]);
-    for (const [key, max] of limits) {
-      if (max === 0) continue;
-      const state = await counters.passwords.add(key, 1, WINDOW_MS);
-      const retryAfter = limitHeaders(reply, max, state);
-      if (retryAfter !== undefined) throw BriefError.tooManyRequests(retryAfter);
-    }
+    const state = await counters.passwords.add(`sign-in:${address(request)}`, 1, WINDOW_MS);
+    const retryAfter = limitHeaders(reply, config.rateLimitSignInAddress, state);
+    if (retryAfter !== undefined) throw BriefError.tooManyRequests(retryAfter);
   };
 
   app.addHook('onRoute', (route) => {
     switch (route.config?.limit) {
       case 'sign-in':
-        if (config.rateLimitSignIn > 0 || config.rateLimitSignInAddress > 0) {
-          addHook(route, 'preHandler', signInLimit);
-          document(route, 429, errorResponse(429));
-        }
+        if (config.rateLimitSignInAddress > 0) addHook(route, 'preHandler', signInLimit);
+        // The email's limit is counted by the service: a 429 can happen with the address's limit off.
+        if (config.rateLimitSignIn > 0 || config.rateLimitSignInAddress > 0) document(route, 429, errorResponse(429));
         return;
       case 'password':
         if (config.rateLimitPassword > 0 || config.rateLimitPasswordAddress > 0) {

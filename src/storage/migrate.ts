@@ -14,6 +14,8 @@ import { permutationCodes } from './migrations/0012-permutation-codes.js';
 import { people } from './migrations/0014-people.js';
 import { tokenScopes } from './migrations/0015-token-scopes.js';
 import { passkeys } from './migrations/0016-passkeys.js';
+import { invitationAttempts } from './migrations/0018-invitation-attempts.js';
+import { passwordResets } from './migrations/0019-password-resets.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -32,6 +34,8 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0014-people': people(database.dialect),
     '0015-token-scopes': tokenScopes(database.dialect),
     '0016-passkeys': passkeys(database.dialect),
+    '0018-invitation-attempts': invitationAttempts(database.dialect),
+    '0019-password-resets': passwordResets(database.dialect),
   };
 }
 
