@@ -16,6 +16,7 @@ import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerRouteScopes } from './http/route-scopes.js';
 import { createOriginCheck } from './http/session-cookie.js';
+import { LINK_KEY, RESERVED_SLUGS } from './links/codes.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
@@ -127,6 +128,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     addressOf: clientAddress(config.trustProxy),
     domainOf: (request) => redirects.pipeline.domainOf(request.raw),
     tooManyAttempts: TOO_MANY_ATTEMPTS,
+    isLinkKey: (key) => LINK_KEY.test(key) && !RESERVED_SLUGS.has(key.toLowerCase()),
   });
   // The API's routes, in a context of their own with CORS (redirects and pages have none).
   app.register(async (api) => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { REFUSAL_PAUSE_MS } from '../../src/http/rate-limits.js';
 import { PasswordPool } from '../../src/passwords/password-pool.js';
 import { eventually, TEST_ENV, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
@@ -47,8 +48,11 @@ for (const dialect of dialects) {
       const tries = [];
       for (let i = 0; i < 3; i++) tries.push((await post('/auth/sign-in', { email, password: 'wrong password!' })).statusCode);
       assert.deepEqual(tries, [401, 401, 401]);
+      const asked = Date.now();
       const accepted = await post('/auth/invitation/accept', { token, password: PASSWORD });
       assert.equal(accepted.statusCode, 429, accepted.body);
+      // A refusal is answered after a pause (a lower bound, not a speed): a guesser's loop gets few a second.
+      assert.ok(Date.now() - asked >= REFUSAL_PAUSE_MS - 5, `answered after ${Date.now() - asked} ms`);
       assert.equal(accepted.json().code, 'E_TOO_MANY_REQUESTS');
       assert.match(String(accepted.headers['retry-after']), /^[1-9]\d*$/);
       assert.equal((await post('/auth/sign-in', { email, password: PASSWORD })).statusCode, 429);
