@@ -147,7 +147,16 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(tokenRoutes(services.accounts, workspaceCaller, authenticate), { prefix: '/v3' });
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
-  app.register(peopleRoutes({ config, sessions: services.sessions, people: services.people, authenticate, refuseCrossSite }));
+  app.register(
+    peopleRoutes({
+      config,
+      sessions: services.sessions,
+      people: services.people,
+      passwordChanges: services.passwordChanges,
+      authenticate,
+      refuseCrossSite,
+    }),
+  );
   // Single sign-on, when OIDC_ISSUER is set: discovery starts once the app is ready, in the background (a provider
   // that is down delays nothing and is asked again at the next sign-in).
   const sso = createSingleSignOn(config, deps.database, services.sessions, shared.counters, log);

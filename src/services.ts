@@ -5,6 +5,7 @@ import { AccountService } from './accounts/account-service.js';
 import { SingleSignOn } from './accounts/oidc.js';
 import { OidcClient } from './accounts/oidc-client.js';
 import { PasskeyService, relyingPartyOf } from './accounts/passkeys.js';
+import { PasswordChanges } from './accounts/password-changes.js';
 import { PeopleService } from './accounts/people-service.js';
 import { SessionService } from './accounts/sessions.js';
 import { UserPasswords } from './accounts/user-passwords.js';
@@ -70,6 +71,8 @@ export interface Services {
   readonly people: PeopleService;
   /** Password sign-in and the sessions it starts. */
   readonly sessions: SessionService;
+  /** A person's password changed, set by the operator, or reset through a one-time link (decision 0032). */
+  readonly passwordChanges: PasswordChanges;
   /** Passkeys: registered by a signed-in person, then a sign-in of their own (decision 0030). */
   readonly passkeys: PasskeyService;
   readonly domains: DomainService;
@@ -106,13 +109,14 @@ export function createServices(
   const userPasswords = new UserPasswords(passwords, shared.passwordCounters ?? new LocalCounters(), config.rateLimitSignIn);
   const people = new PeopleService(database.people, accounts, config.defaultDomain.urlPrefix, userPasswords, database.passwords);
   const sessions = new SessionService(database.people, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionMaxMs }, userPasswords);
+  const passwordChanges = new PasswordChanges(database.people, database.passwords, userPasswords, config.defaultDomain.urlPrefix);
   const passkeys = new PasskeyService(database.passkeys, database.people, people, sessions, relyingPartyOf(config.defaultDomain.urlPrefix));
   const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts, passwords);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, people, sessions, passkeys, domains, links, changes, analytics, retention, blocklist, passwords };
+  return { accounts, people, sessions, passwordChanges, passkeys, domains, links, changes, analytics, retention, blocklist, passwords };
 }
 
 /**

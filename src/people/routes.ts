@@ -1,6 +1,7 @@
 // Password sign-in, sessions and the team (decision 0028), under /auth. Thin: each calls a service.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PasswordChanges } from '../accounts/password-changes.js';
 import type { PeopleService } from '../accounts/people-service.js';
 import { parseRole } from '../accounts/roles.js';
 import type { SessionService } from '../accounts/sessions.js';
@@ -10,6 +11,7 @@ import type { Authenticate } from '../http/auth.js';
 import { errorResponse, passwordsBusyResponse } from '../http/error-schemas.js';
 import { clearedSessionCookie, sessionCookieOf } from '../http/session-cookie.js';
 import { registerMemberRoutes } from './member-routes.js';
+import { registerPasswordRoutes } from './password-routes.js';
 import {
   AcceptBody,
   InvitationToken,
@@ -30,12 +32,13 @@ export interface PeopleRouteDeps {
   readonly config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>;
   readonly sessions: SessionService;
   readonly people: PeopleService;
+  readonly passwordChanges: PasswordChanges;
   readonly authenticate: Authenticate;
   /** Refuses a cookie-authenticated request another site made (http/session-cookie.ts). */
   readonly refuseCrossSite: (request: FastifyRequest) => void;
 }
 
-export function peopleRoutes({ config, sessions, people, authenticate, refuseCrossSite }: PeopleRouteDeps) {
+export function peopleRoutes({ config, sessions, people, passwordChanges, authenticate, refuseCrossSite }: PeopleRouteDeps) {
   /** A signed-in person (a session, not a token). */
   const signedIn = signedInCaller(authenticate);
   const answerSignedIn = signInAnswer(config, sessions);
@@ -125,6 +128,7 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
     app.post('/auth/workspace', switchRoute(true), switchWorkspace);
 
     registerMemberRoutes(app, { people, authenticate });
+    registerPasswordRoutes(app, { passwordChanges, authenticate, refuseCrossSite });
 
     app.post(
       '/auth/invitations',
