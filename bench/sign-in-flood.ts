@@ -4,15 +4,14 @@
 // one at a time, first quietly, then while 24 connections send wrong passwords to POST /auth/sign-in as fast
 // as they are answered, from 12 addresses (X-Forwarded-For, TRUST_PROXY=loopback), side by side in each
 // round. The sign-in limits are off, so that every attempt asks for a hash (the worst case: as from as many
-// addresses and emails as it takes). Prints both and their ratios. `--server DIR`: another build (DIR/dist).
+// addresses and emails as it takes); `--with-limits` keeps them at their defaults. Prints both and their
+// ratios. `--server DIR`: another build (DIR/dist).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pinSelf, startBrief } from '../harness/servers.js';
-import { loadConfig } from '../src/config.js';
-import { createServices, openMigratedDatabase } from '../src/services.js';
-import { LocalChangeBus } from '../src/shared-state/change-bus.js';
 import { ensureWrk, runLoad } from './load.js';
 
 const DOMAIN = 'brief.bench';
@@ -69,12 +68,17 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-sign-in-flood-'));
   const dbFile = path.join(dir, 'brief.db');
   const env = { DATABASE_URL: `sqlite:${dbFile}`, BASE_URL: `http://${DOMAIN}` };
-  const token = await prepare(env);
+  const token = prepare(env);
   const server = await startBrief('brief', {
     dbFile,
     domain: DOMAIN,
     root: option('--server'),
-    env: { RATE_LIMIT_SIGN_IN: '0', RATE_LIMIT_SIGN_IN_ADDRESS: '0', RATE_LIMIT_TOKEN: '0', TRUST_PROXY: 'loopback' },
+    // --with-limits: the sign-in limits at their defaults (most attempts are then refused with 429, no hash).
+    env: {
+      ...(args.includes('--with-limits') ? {} : { RATE_LIMIT_SIGN_IN: '0', RATE_LIMIT_SIGN_IN_ADDRESS: '0' }),
+      RATE_LIMIT_TOKEN: '0',
+      TRUST_PROXY: 'loopback',
+    },
   });
   try {
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -155,6 +159,7 @@ async function main(): Promise<void> {
     for (const answer of all) byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1;
     const result = {
       server: option('--server') ?? '.',
+      signInLimits: args.includes('--with-limits') ? 'defaults' : 'off',
       seconds,
       rounds: roundCount,
       redirectRatio: Number(median(rounds.map((r) => r.flood.redirectsPerSecond / r.quiet.redirectsPerSecond)).toFixed(3)),
@@ -179,22 +184,16 @@ async function main(): Promise<void> {
   }
 }
 
-/** A workspace with a token (for the redirect's link) and a person who signs in with a password. */
-async function prepare(env: Record<string, string>): Promise<string> {
-  const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
-  const database = await openMigratedDatabase(config);
-  const bus = new LocalChangeBus();
-  const quiet = { info: () => {}, warn: () => {} };
-  const { accounts, people, passwords } = createServices(config, database, { changes: bus }, quiet);
-  try {
-    await accounts.create('flood');
-    await people.createUser({ email: EMAIL, role: 'owner', workspace: 'flood', password: 'the right password' });
-    return (await accounts.createToken('flood')).token;
-  } finally {
-    await passwords.close();
-    await bus.close();
-    await database.close();
-  }
+/**
+ * A workspace with a person who signs in with a password, and a token (for the redirect's link): made by the
+ * CLI of the build under test, so that its own migrations make the database.
+ */
+function prepare(env: Record<string, string>): string {
+  const main = path.join(path.resolve(option('--server') ?? '.'), 'dist/main.js');
+  const run = (args: string[], input?: string) =>
+    execFileSync(process.execPath, [main, ...args], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, input, encoding: 'utf8' });
+  run(['user', 'create', EMAIL, '--workspace', 'flood', '--password-stdin'], 'the right password');
+  return run(['token', 'create', 'flood']).trim().split('\n').at(-1)!;
 }
 
 main().catch((error) => {
