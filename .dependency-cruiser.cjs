@@ -2,7 +2,7 @@
 // constrain only modules under src/; the last rules keep test/ and bench/ apart (they share harness/).
 
 /** Feature and core modules that must not depend on the HTTP layer. */
-const FEATURES = '^src/(?:abuse|accounts|domains|links|redirect|shared-state|storage|analytics|qr|people)/|^src/(?:config|errors)[.]ts$';
+const FEATURES = '^src/(?:abuse|accounts|domains|links|passwords|redirect|shared-state|storage|analytics|qr|people)/|^src/(?:config|errors)[.]ts$';
 /** A feature's routes are its HTTP edge: they may use src/http/. */
 const ROUTES = ['/routes[.]ts$', '-routes[.]ts$'];
 
@@ -13,7 +13,7 @@ const ROUTES = ['/routes[.]ts$', '-routes[.]ts$'];
  */
 const LAYERS = [
   ['core', '^src/(?:config|errors|log|nested-maps|package-root|periodic-poll|periodic-writer|query-defaults|worker-pool)[.]ts$'],
-  ['shared', '^src/(?:html|net)/'],
+  ['shared', '^src/(?:html|net|passwords)/'],
   ['infrastructure', '^src/(?:storage|shared-state)/'],
   ['accounts', '^src/accounts/'],
   ['edge', '^src/http/'],

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hashUserPassword } from '../src/accounts/user-passwords.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { hashPasswordInProcess } from '../src/passwords/scrypt.js';
 import { createServices } from '../src/services.js';
 import { LocalChangeBus } from '../src/shared-state/change-bus.js';
 import { openDatabase } from '../src/storage/database.js';
@@ -33,7 +33,7 @@ const { accounts, sessions } = createServices(config, database, { changes: new L
 const account = await accounts.create('bench');
 const { token } = await accounts.createToken('bench');
 await database.people.createUser(
-  { email: 'b@example.com', displayName: null, passwordHash: await hashUserPassword('bench password') },
+  { email: 'b@example.com', displayName: null, passwordHash: await hashPasswordInProcess('person', 'bench password') },
   account.id,
   'owner',
 );

@@ -24,7 +24,7 @@ async function buildServer() {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   await build({
     absWorkingDir: root,
-    entryPoints: ['src/main.ts', 'src/storage/sqlite/background-thread.ts', 'src/redirect/password-worker.ts', 'src/qr/qr-worker.ts'],
+    entryPoints: ['src/main.ts', 'src/storage/sqlite/background-thread.ts', 'src/passwords/password-worker.ts', 'src/qr/qr-worker.ts'],
     entryNames: '[name]',
     outdir: 'dist',
     bundle: true,

@@ -16,18 +16,19 @@ import { refuseNonFiniteNumbers } from './http/finite-numbers.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { registerRouteScopes } from './http/route-scopes.js';
 import { createOriginCheck } from './http/session-cookie.js';
+import { LINK_KEY, RESERVED_SLUGS } from './links/codes.js';
 import { linkRoutes } from './links/routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { clientAddress, fastifyTrustProxy } from './net/client-address.js';
+import type { PasswordPool } from './passwords/password-pool.js';
 import { oidcRoutes } from './people/oidc-routes.js';
 import { passkeyRoutes } from './people/passkey-routes.js';
 import { peopleRoutes } from './people/routes.js';
 import type { QrService } from './qr/qr-service.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
-import type { PasswordCheck } from './redirect/password-check.js';
 import { TOO_MANY_ATTEMPTS } from './redirect/redirect-answer.js';
 import { redirectRoutes } from './redirect/routes.js';
 import { createReadiness, createRedirects, createServices, createSingleSignOn, type Database } from './services.js';
@@ -46,8 +47,8 @@ export interface AppDeps {
   logDestination?: DestinationStream;
   /** The built web app; read from dist/web-app/ when not given. */
   webApp?: WebApp;
-  /** How password attempts are checked; a few scrypt hashes at once when not given (tests count them). */
-  passwordCheck?: PasswordCheck;
+  /** Every password hash, bounded (passwords/password-pool.ts); on two niced threads when not given (tests count them). */
+  passwords?: PasswordPool;
   /** Draws QR codes; two QR threads and a queue of 64 when not given (tests bound it). */
   qr?: QrService;
   /** Set by serve.ts when a stop begins: GET /readyz answers 503 from then on. */
@@ -71,9 +72,9 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const options = { level: config.logLevel, serializers };
   const log: FastifyBaseLogger = deps.logDestination ? pino(options, deps.logDestination) : pino(options);
   const shared = deps.shared ?? openSharedState(config, log);
-  const services = createServices(config, deps.database, shared, log);
+  const services = createServices(config, deps.database, shared, log, deps.passwords);
   // Before Fastify starts up: where the link index's memory lands measurably matters (redirect-cache.ts).
-  const redirects = createRedirects(config, deps.database, services, log, deps.passwordCheck);
+  const redirects = createRedirects(config, deps.database, services, log);
   const fastPath = redirectFastPath(redirects.pipeline);
   const metrics = new Metrics({
     linksCreated: () => services.links.created,
@@ -132,6 +133,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     addressOf: clientAddress(config.trustProxy),
     domainOf: (request) => redirects.pipeline.domainOf(request.raw),
     tooManyAttempts: TOO_MANY_ATTEMPTS,
+    isLinkKey: (key) => LINK_KEY.test(key) && !RESERVED_SLUGS.has(key.toLowerCase()),
   });
   // The API's routes, in a context of their own with CORS (redirects and pages have none).
   app.register(async (api) => {
@@ -150,7 +152,16 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(tokenRoutes(services.accounts, workspaceCaller, authenticate), { prefix: '/v3' });
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
-  app.register(peopleRoutes({ config, sessions: services.sessions, people: services.people, authenticate, refuseCrossSite }));
+  app.register(
+    peopleRoutes({
+      config,
+      sessions: services.sessions,
+      people: services.people,
+      passwordChanges: services.passwordChanges,
+      authenticate,
+      refuseCrossSite,
+    }),
+  );
   // Single sign-on, when OIDC_ISSUER is set: discovery starts once the app is ready, in the background (a provider
   // that is down delays nothing and is asked again at the next sign-in).
   const sso = createSingleSignOn(config, deps.database, services.sessions, shared.counters, log);
@@ -189,6 +200,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   app.addHook('onClose', async () => {
     process.off('SIGHUP', reloadBlocklist);
     await redirects.stop();
+    await services.passwords.close();
     if (!deps.shared) await shared.close();
   });
   return app;

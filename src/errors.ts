@@ -22,6 +22,8 @@ export class BriefError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly errors?: FieldError[],
+    /** When the caller may try again, in seconds (a limit's window, a busy moment); the edge says it as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -48,11 +50,21 @@ export class BriefError extends Error {
   /** Over a rate limit; the caller may try again after `retryAfterSeconds`. */
   static tooManyRequests(retryAfterSeconds: number): BriefError {
     const after = retryAfterSeconds === 1 ? '1 second' : `${retryAfterSeconds} seconds`;
-    return new BriefError('E_TOO_MANY_REQUESTS', `Too many requests: the rate limit is reached, try again in ${after}`);
+    return new BriefError('E_TOO_MANY_REQUESTS', `Too many requests: the rate limit is reached, try again in ${after}`, undefined, retryAfterSeconds);
   }
 
   /** A dependency (the database) cannot be reached right now; retrying later may work. */
   static unavailable(): BriefError {
     return new BriefError('E_SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly');
+  }
+
+  /** Too many passwords are being hashed on the server right now (passwords/password-pool.ts): nothing was checked. */
+  static busy(retryAfterSeconds: number): BriefError {
+    return new BriefError(
+      'E_SERVICE_UNAVAILABLE',
+      'Too many passwords are being checked right now: try again in a moment',
+      undefined,
+      retryAfterSeconds,
+    );
   }
 }

@@ -5,8 +5,10 @@ import { AccountService } from './accounts/account-service.js';
 import { SingleSignOn } from './accounts/oidc.js';
 import { OidcClient } from './accounts/oidc-client.js';
 import { PasskeyService, relyingPartyOf } from './accounts/passkeys.js';
+import { PasswordChanges } from './accounts/password-changes.js';
 import { PeopleService } from './accounts/people-service.js';
 import { SessionService } from './accounts/sessions.js';
+import { UserPasswords } from './accounts/user-passwords.js';
 import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { VisitEnricher } from './analytics/enrich.js';
@@ -23,14 +25,14 @@ import { LinkService } from './links/link-service.js';
 import type { Log } from './log.js';
 import type { RedirectFigures, VisitFigures } from './metrics/metrics.js';
 import { clientAddress } from './net/client-address.js';
+import { PasswordPool } from './passwords/password-pool.js';
 import { ClickCounter } from './redirect/click-counter.js';
 import { DomainRedirects } from './redirect/domain-redirects.js';
 import { LinkResolver } from './redirect/link-resolver.js';
-import { boundedPasswordCheck, CHECKS_AT_ONCE, type PasswordCheck } from './redirect/password-check.js';
-import { PasswordWorkers } from './redirect/password-workers.js';
 import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
 import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeline.js';
+import { LocalCounters } from './shared-state/counters.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
 
@@ -100,6 +102,8 @@ export interface Services {
   readonly people: PeopleService;
   /** Password sign-in and the sessions it starts. */
   readonly sessions: SessionService;
+  /** A person's password changed, set by the operator, or reset through a one-time link (decision 0034). */
+  readonly passwordChanges: PasswordChanges;
   /** Passkeys: registered by a signed-in person, then a sign-in of their own (decision 0030). */
   readonly passkeys: PasskeyService;
   readonly domains: DomainService;
@@ -112,21 +116,38 @@ export interface Services {
   readonly retention: AnalyticsRetention;
   /** The destination blocklist (held in memory and kept fresh once the server starts it). */
   readonly blocklist: BlocklistService;
+  /**
+   * Every scrypt hash of this process, people's and links', on two niced threads with a bounded queue
+   * (decision 0034): the server's and the CLI's alike. The server closes it when it stops.
+   */
+  readonly passwords: PasswordPool;
 }
 
-/** The services every entry point uses, on an open, migrated database. */
-export function createServices(config: Config, database: Database, shared: Pick<SharedState, 'changes'>, log: Log): Services {
+/**
+ * The services every entry point uses, on an open, migrated database. `shared.passwordCounters` count
+ * password checks per email (this process's own when not given: the CLI checks no one's password);
+ * `passwords` is the bounded pool of password hashes (tests give one that holds its hashes).
+ */
+export function createServices(
+  config: Config,
+  database: Database,
+  shared: Pick<SharedState, 'changes'> & Partial<Pick<SharedState, 'passwordCounters'>>,
+  log: Log,
+  passwords: PasswordPool = new PasswordPool(),
+): Services {
   const changes = new LinkChangeFeed(database.changes, log, shared.changes);
   const accounts = new AccountService(database.accounts);
-  const people = new PeopleService(database.people, accounts, config.defaultDomain.urlPrefix);
-  const sessions = new SessionService(database.people, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionMaxMs });
+  const userPasswords = new UserPasswords(passwords, shared.passwordCounters ?? new LocalCounters(), config.rateLimitSignIn);
+  const people = new PeopleService(database.people, accounts, config.defaultDomain.urlPrefix, userPasswords, database.passwords);
+  const sessions = new SessionService(database.people, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionMaxMs }, userPasswords);
+  const passwordChanges = new PasswordChanges(database.people, database.passwords, userPasswords, config.defaultDomain.urlPrefix);
   const passkeys = new PasskeyService(database.passkeys, database.people, people, sessions, relyingPartyOf(config.defaultDomain.urlPrefix));
   const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
-  const links = new LinkService(config, database.links, domains, changes, blocklist.hosts);
+  const links = new LinkService(config, database.links, domains, changes, blocklist.hosts, passwords);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, people, sessions, passkeys, domains, links, changes, analytics, retention, blocklist };
+  return { accounts, people, sessions, passwordChanges, passkeys, domains, links, changes, analytics, retention, blocklist, passwords };
 }
 
 /**
@@ -163,12 +184,10 @@ export interface Redirects {
 export function createRedirects(
   config: Config,
   database: Database,
-  services: Pick<Services, 'changes' | 'domains' | 'retention' | 'blocklist'>,
+  services: Pick<Services, 'changes' | 'domains' | 'retention' | 'blocklist' | 'passwords'>,
   log: Log,
-  /** How a protected link's password is checked: a few at once (redirect/password-check.ts) when not given. */
-  passwordCheck?: PasswordCheck,
 ): Redirects {
-  const { changes, domains, retention, blocklist } = services;
+  const { changes, domains, retention, blocklist, passwords } = services;
   const cache = new RedirectCache({
     max: config.cacheSize,
     ttlMs: config.cacheTtlMs,
@@ -189,8 +208,6 @@ export function createRedirects(
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
-  // Password checks on threads of their own at the lowest priority, a few at once (redirect/password-check.ts).
-  const passwordWorkers = new PasswordWorkers(CHECKS_AT_ONCE);
   const resolver = new LinkResolver(database.links, cache);
   const pipeline = new RedirectPipeline(
     resolver,
@@ -198,7 +215,8 @@ export function createRedirects(
     observers,
     domainRedirects,
     blocklist.hosts,
-    passwordCheck ?? boundedPasswordCheck({ verify: passwordWorkers.verify }),
+    // A link's password on the bounded, niced threads every password shares; busy: the form's 503 page.
+    (password, stored) => passwords.check('link', password, stored),
     config.forwardQuery,
   );
   let started = false;
@@ -237,7 +255,7 @@ export function createRedirects(
       changes.stop();
       domainRedirects.stop();
       blocklist.stop();
-      await Promise.all([clicks.stop(), events?.stop(), retention.stop(), passwordWorkers.close()]);
+      await Promise.all([clicks.stop(), events?.stop(), retention.stop()]);
     },
   };
 }

@@ -2,15 +2,19 @@
 // of someone by email and role. Brief sends no mail: an invitation is a one-time link to hand over,
 // valid 7 days, that lets its holder set a password and join the workspace with the role.
 import { BriefError } from '../errors.js';
+import { PasswordPool } from '../passwords/password-pool.js';
+import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js';
 import { type AccountService, type Caller, makerOf, mayReadEmails } from './account-service.js';
 import { checkEmail } from './emails.js';
 import { type Role, requireRole } from './roles.js';
 import { forbiddenFor, missingScopes } from './scopes.js';
 import { generateToken, hashToken } from './tokens.js';
-import { checkNewPassword, hashUserPassword, verifyUserPassword } from './user-passwords.js';
+import { checkNewPassword, type UserPasswords, uncountedUserPasswords } from './user-passwords.js';
 
 export const INVITATION_DAYS = 7;
+/** Wrong passwords an invitation takes from someone who signs in already; then it is used up. */
+export const INVITATION_WRONG_PASSWORDS = 5;
 const DAY_MS = 86_400_000;
 
 export interface Invitation {
@@ -31,6 +35,12 @@ export interface Member {
 }
 
 const memberNotFound = () => BriefError.notFound('Member not found');
+const usedUp = () =>
+  BriefError.invalid(
+    'token',
+    'usedUp',
+    `This invitation is used up: ${INVITATION_WRONG_PASSWORDS} wrong passwords were given with it; ask for a new one`,
+  );
 
 /**
  * Only an owner makes someone an owner or changes an owner's role (or removes one): an admin manages
@@ -55,6 +65,10 @@ export class PeopleService {
     private readonly accounts: Pick<AccountService, 'byName' | 'create'>,
     /** BASE_URL's prefix: invitation links open the web app there. */
     private readonly appPrefix: string,
+    /** People's passwords: each check counted per email, every hash on the bounded threads. */
+    private readonly passwords: UserPasswords = uncountedUserPasswords(new PasswordPool()),
+    /** The wrong passwords an invitation was given (none counted without it: a test's service). */
+    private readonly invitationAttempts?: Pick<PasswordStore, 'addWrongInvitationPassword' | 'invitationWrongPasswords'>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -95,7 +109,7 @@ export class PeopleService {
     });
     if (password === undefined) return { invitation: await this.addInvitation(workspace.id, email, options.role, null) };
     const made = await this.store.createUser(
-      { email, displayName: null, passwordHash: await hashUserPassword(password) },
+      { email, displayName: null, passwordHash: await this.passwords.hash(password) },
       workspace.id,
       options.role,
     );
@@ -186,7 +200,11 @@ export class PeopleService {
   async invitation(token: string): Promise<InvitationRecord> {
     const found = typeof token === 'string' && token.length <= 512 ? await this.store.invitationByHash(hashToken(token)) : undefined;
     if (!found) throw BriefError.notFound('No such invitation: check that the whole link was copied');
-    if (found.usedAt !== null) throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
+    if (found.usedAt !== null) {
+      const wrong = (await this.invitationAttempts?.invitationWrongPasswords(hashToken(token))) ?? 0;
+      if (wrong >= INVITATION_WRONG_PASSWORDS) throw usedUp();
+      throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
+    }
     if (found.revokedAt !== null) throw BriefError.invalid('token', 'revoked', 'This invitation has been withdrawn; ask for a new one');
     if (found.expiresAt <= this.now()) throw BriefError.invalid('token', 'expired', 'This invitation has expired; ask for a new one');
     return found;
@@ -217,14 +235,21 @@ export class PeopleService {
         if (existing.passwordHash === null) {
           throw BriefError.unauthorized(`${existing.email} signs in without a password: sign in first, then open this link again`);
         }
-        if (!(await verifyUserPassword(password ?? '', existing.passwordHash))) {
+        // Counted against the invitee's email, as a sign-in is; and against the invitation, which ends after a few.
+        if (!(await this.passwords.verify(invitation.email, password ?? '', existing.passwordHash))) {
+          const wrong = (await this.invitationAttempts?.addWrongInvitationPassword(hashToken(token), this.now(), INVITATION_WRONG_PASSWORDS)) ?? 0;
+          if (wrong >= INVITATION_WRONG_PASSWORDS) {
+            throw BriefError.unauthorized(
+              `Wrong password for ${existing.email}: that was the ${INVITATION_WRONG_PASSWORDS}th, so this invitation is used up; ask for a new one`,
+            );
+          }
           throw BriefError.unauthorized(`Wrong password for ${existing.email}: give the password you sign in with`);
         }
       }
       return this.claim(token, invitation, { existingUserId: existing.id });
     }
     if (password === undefined) throw BriefError.invalid('password', 'required', 'The password field must be defined');
-    const passwordHash = await hashUserPassword(checkNewPassword(password));
+    const passwordHash = await this.passwords.hash(checkNewPassword(password));
     const name = displayName?.trim() || null;
     return this.claim(token, invitation, { email: invitation.email, displayName: name, passwordHash });
   }

@@ -8,7 +8,7 @@ import type { PeopleStore } from '../storage/stores/people.js';
 import type { Caller } from './account-service.js';
 import { workspaceUuid } from './ids.js';
 import { hashToken } from './tokens.js';
-import { verifyUserPassword } from './user-passwords.js';
+import type { UserPasswords } from './user-passwords.js';
 
 export interface SessionLifetimes {
   /** A session unused this long ends. */
@@ -27,14 +27,19 @@ export class SessionService {
   constructor(
     private readonly store: PeopleStore,
     private readonly lifetimes: SessionLifetimes,
+    /** Every check counted per email and run on the bounded password threads. */
+    private readonly passwords: Pick<UserPasswords, 'verify'>,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Checks an email and password; a new session in the person's first workspace, its secret returned once. */
+  /**
+   * Checks an email and password; a new session in the person's first workspace, its secret returned once.
+   * Counted against the email (429 over RATE_LIMIT_SIGN_IN); 503 while the password threads are busy.
+   */
   async signIn(rawEmail: string, password: string): Promise<{ sessionId: string; userId: number; accountId: number }> {
     const email = typeof rawEmail === 'string' ? rawEmail.trim() : '';
     const user = email.length <= 254 ? await this.store.userByEmail(email) : undefined;
-    const valid = await verifyUserPassword(password, user?.passwordHash ?? null);
+    const valid = await this.passwords.verify(email, password, user?.passwordHash ?? null);
     if (!user || !valid) throw BriefError.unauthorized(WRONG);
     const session = await this.startInFirstWorkspace(user.id);
     if (!session) throw BriefError.unauthorized(WRONG);

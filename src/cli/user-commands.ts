@@ -58,6 +58,29 @@ export function userCommands(program: Command): void {
   });
   serviceCommand(
     user,
+    'password <email>',
+    'set a person’s password (from standard input, at least 10 characters); every session of theirs ends, the old ' +
+      'password stops working at once',
+    async ({ passwordChanges }, email: string, options: { passwordStdin?: boolean }) => {
+      if (!options.passwordStdin) throw new UsageError('brief user password reads the new password from standard input: pass --password-stdin');
+      await passwordChanges.set(email, await readStdin());
+      console.log(`set the password of ${email.trim()}: their sessions have ended`);
+    },
+  ).option('--password-stdin', 'read the new password from standard input (at least 10 characters)');
+  serviceCommand(
+    user,
+    'reset <email>',
+    'print a one-time link, valid 1 hour, whose page sets a new password (Brief sends no mail: hand it over); ' +
+      'using it ends every session of the person; a newer link replaces this one',
+    async ({ passwordChanges }, email: string) => {
+      const reset = await passwordChanges.resetLink(email);
+      console.log(`password reset for ${reset.email}, until ${when(reset.expiresAt)}`);
+      console.log('hand this one-time link over (it is shown once):');
+      console.log(reset.link);
+    },
+  );
+  serviceCommand(
+    user,
     'remove <email>',
     'remove a person: their memberships end, their sessions are signed out, and the tokens and pending invitations ' +
       'they made are revoked, at once',

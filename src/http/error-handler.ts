@@ -20,7 +20,10 @@ interface AjvError {
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | BriefError, request, reply) => {
-    if (error instanceof BriefError) return reply.code(statusOf(error)).send(errorBody(error));
+    if (error instanceof BriefError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', error.retryAfterSeconds);
+      return reply.code(statusOf(error)).send(errorBody(error));
+    }
     if ((error as FastifyError).validation) {
       const invalid = fromSchemaErrors((error as FastifyError).validation as unknown as AjvError[]);
       return reply.code(statusOf(invalid)).send(errorBody(invalid));

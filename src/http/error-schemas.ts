@@ -108,6 +108,37 @@ const EXAMPLES = {
     used: { summary: 'Used already', value: field('token', 'used', 'This invitation has been used already; ask for a new one') },
     expired: { summary: 'Past its 7 days', value: field('token', 'expired', 'This invitation has expired; ask for a new one') },
     password: { summary: 'A password too short', value: field('password', 'minLength', 'The password field must be at least 10 characters') },
+    usedUp: {
+      summary: 'Used up by 5 wrong passwords',
+      value: field('token', 'usedUp', 'This invitation is used up: 5 wrong passwords were given with it; ask for a new one'),
+    },
+  },
+  passwordResetNotFound: {
+    unknown: { summary: 'No reset link with this secret', value: body('E_NOT_FOUND', 'No such reset link: check that the whole link was copied') },
+  },
+  passwordResetValidation: {
+    used: { summary: 'Used already', value: field('token', 'used', 'This reset link has been used already; ask for a new one') },
+    expired: { summary: 'Past its hour', value: field('token', 'expired', 'This reset link has expired; ask for a new one') },
+    password: {
+      summary: 'A password too short',
+      value: field('newPassword', 'minLength', 'The newPassword field must be at least 10 characters'),
+    },
+  },
+  passwordValidation: {
+    password: {
+      summary: 'A new password too short',
+      value: field('newPassword', 'minLength', 'The newPassword field must be at least 10 characters'),
+    },
+  },
+  passwordsBusy: {
+    busy: {
+      summary: 'Too many passwords being checked on the server (see Retry-After)',
+      value: body('E_SERVICE_UNAVAILABLE', 'Too many passwords are being checked right now: try again in a moment'),
+    },
+    unavailable: {
+      summary: 'The database is unreachable',
+      value: body('E_SERVICE_UNAVAILABLE', 'The service is temporarily unavailable, try again shortly'),
+    },
   },
   memberNotFound: {
     notFound: { summary: "Not a member of the caller's workspace", value: body('E_NOT_FOUND', 'Member not found') },
@@ -308,7 +339,12 @@ const STATUSES = {
     examples: 'tooManyRequests',
   },
   500: { description: 'E_INTERNAL_ERROR: an unexpected error.', examples: 'internal' },
-  503: { description: 'E_SERVICE_UNAVAILABLE: the database is unreachable; retry later.', examples: 'unavailable' },
+  503: {
+    description:
+      'E_SERVICE_UNAVAILABLE: the database is unreachable; retry later. A call that hashes a password (a link made with one) ' +
+      'also answers it, with `Retry-After`, while too many passwords are being hashed on the server.',
+    examples: 'unavailable',
+  },
 } as const satisfies Record<number, { description: string; examples: ErrorExamples }>;
 
 export type ErrorStatus = keyof typeof STATUSES;
@@ -353,6 +389,21 @@ export function tokenRequiredResponse() {
 /** The 404 of a `workspaceId` that is not one of the caller's workspaces. */
 export function workspaceNotFoundResponse() {
   return errorResponse(404, { examples: 'workspaceNotFound', description: 'E_NOT_FOUND: a workspaceId that is not the caller’s.' });
+}
+
+/**
+ * The 503 of a call that checks or sets a person's password: the bounded password threads are busy
+ * (passwords/password-pool.ts; `Retry-After`, nothing checked), or the database is unreachable.
+ */
+export function passwordsBusyResponse() {
+  return Type.Object(ErrorBodySchema.properties, {
+    additionalProperties: false,
+    description:
+      'E_SERVICE_UNAVAILABLE: too many passwords are being checked on the server right now (a few run at once, a few more ' +
+      'wait): the password was not checked; retry after `Retry-After` seconds. Or the database is unreachable.',
+    'x-examples': structuredClone(EXAMPLES.passwordsBusy),
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait (1) when the password threads are busy.' } },
+  });
 }
 
 /** The errors of a v3 call for a token's workspace: 400, 401 (tokenRequiredResponse), 403, 500 and 503. */

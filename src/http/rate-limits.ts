@@ -1,11 +1,20 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import rateLimit, { type FastifyRateLimitStore, normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import type { ClientAddress } from '../net/client-address.js';
 import type { CounterState, RateCounters } from '../shared-state/counters.js';
 import type { Authenticate } from './auth.js';
-import { errorResponse } from './error-schemas.js';
+import { errorMedia, errorResponse, RATE_LIMIT_HEADERS } from './error-schemas.js';
 
 /**
  * The limit a route declares in its options (`config: { limit: 'read' }`), as Fastify's own examples do:
@@ -15,10 +24,15 @@ import { errorResponse } from './error-schemas.js';
  * - `read`: RATE_LIMIT_READ a minute per token, or per address without one;
  * - `domain-verify`: RATE_LIMIT_DOMAIN_VERIFY a minute per token (each call is a DNS query);
  * - `password`: a protected link's password form, RATE_LIMIT_PASSWORD_ADDRESS a minute per address on all
- *   links and RATE_LIMIT_PASSWORD per address and link; over either the form's page answers 429;
- * - `sign-in`: RATE_LIMIT_SIGN_IN_ADDRESS attempts a minute per address on all emails, and
- *   RATE_LIMIT_SIGN_IN per email from any address (a guesser with many addresses is still slowed);
- *   counted with the password attempts' counters, 429 in the error shape.
+ *   links and RATE_LIMIT_PASSWORD per address and link; over either 429: the form's page to a browser's
+ *   form (a form-encoded body, or `Accept: text/html`), the error shape to anything else. A key no link
+ *   can have (`v2`, `api`, …) is no password attempt: not counted, and answered as the router answers it;
+ * - `sign-in`: every call that checks a person's password (sign-in, invitation acceptance, a password
+ *   change) or a secret that sets one (a reset link, an invitation): RATE_LIMIT_SIGN_IN_ADDRESS a minute
+ *   per address on all of them together, on the password attempts' counters, 429 in the error shape.
+ *   The per-email limit (RATE_LIMIT_SIGN_IN) is counted where the email is known, by the service that
+ *   checks the password (accounts/user-passwords.ts), on the same counters: a call without an email in
+ *   its body (an invitation's acceptance) counts against the invitee's.
  *
  * A route that declares none is not limited (redirects, pages, the API document).
  */
@@ -45,7 +59,20 @@ declare module 'fastify' {
 /** Every limit counts a minute (a fixed window per caller). */
 const WINDOW_MS = 60_000;
 
-type Hook = onRequestHookHandler | preHandlerHookHandler;
+/**
+ * A refused password attempt (429 over a limit, 503 while the password threads are busy) is answered
+ * after this pause, which costs the server nothing but a timer: a client that sends its next guess as
+ * soon as it has an answer gets at most four a second a connection, not thousands the event loop would
+ * share with the redirects (decision 0034).
+ */
+export const REFUSAL_PAUSE_MS = 250;
+
+type Hook = onRequestHookHandler | preHandlerHookHandler | onSendHookHandler;
+
+const pauseRefusals: onSendHookHandler = async (_request, reply, payload) => {
+  if (reply.statusCode === 429 || reply.statusCode === 503) await sleep(REFUSAL_PAUSE_MS);
+  return payload;
+};
 
 /** The counters: `requests` for the API's limits, `passwords` apart (no flood of API keys can evict them). */
 export interface LimitCounters {
@@ -71,8 +98,10 @@ export interface RateLimitDeps {
    * domain), so a password attempt counts on its link whatever Host it was sent with.
    */
   readonly domainOf: (request: FastifyRequest) => string;
-  /** The password form's answer over its limits: the redirect pipeline's page, 429. */
+  /** The password form's answer over its limits, to a browser's form: the redirect pipeline's page, 429. */
   readonly tooManyAttempts: FixedAnswer;
+  /** Whether a key can be a link's (not one of Brief's own words): only those are password attempts. */
+  readonly isLinkKey: (key: string) => boolean;
 }
 
 /**
@@ -89,7 +118,7 @@ export interface RateLimitDeps {
  * registered.
  */
 export function registerRateLimits(app: FastifyInstance, config: Config, deps: RateLimitDeps): void {
-  const { counters, authenticate, addressOf, domainOf, tooManyAttempts } = deps;
+  const { counters, authenticate, addressOf, domainOf, tooManyAttempts, isLinkKey } = deps;
   /** The client's address, IPv6 by its /64 (one subscriber's network), as TRUST_PROXY says. */
   const address = (request: FastifyRequest) =>
     normalizeIP(addressOf(request.raw.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
@@ -141,16 +170,20 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
 
   /** Each attempt counts on the address's counter first, then (under that limit) on the address and link's. */
   const passwordLimit: preHandlerHookHandler = async (request, reply) => {
+    const { key } = request.params as { key: string };
+    // `POST /v2?…` is the API's unknown route (JSON), never a guess at a link's password.
+    if (!isLinkKey(key)) return;
     const from = address(request);
-    const link = `${domainOf(request)}/${(request.params as { key: string }).key}`;
+    const link = `${domainOf(request)}/${key}`;
     const limits: Array<[key: string, max: number]> = [
       [`password:${from}`, config.rateLimitPasswordAddress],
       [`password:${from}:${link}`, config.rateLimitPassword],
     ];
-    for (const [key, max] of limits) {
+    for (const [counter, max] of limits) {
       if (max === 0) continue;
-      const state = await counters.passwords.add(key, 1, WINDOW_MS);
+      const state = await counters.passwords.add(counter, 1, WINDOW_MS);
       if (state.current <= max) continue;
+      if (!fromBrowserForm(request)) throw BriefError.tooManyRequests(limitHeaders(reply, max, state) ?? 1);
       reply.code(tooManyAttempts.status);
       for (let i = 0; i < tooManyAttempts.headers.length; i += 2) reply.header(tooManyAttempts.headers[i]!, tooManyAttempts.headers[i + 1]);
       limitHeaders(reply, max, state);
@@ -158,28 +191,23 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
     }
   };
 
-  /** Each attempt counts on the address's counter, then (under that limit) on the email's. */
+  /** Each attempt counts on the address's counter; the email's is the service's, once it knows whose password it checks. */
   const signInLimit: preHandlerHookHandler = async (request, reply) => {
-    const email = (request.body as { email?: unknown } | undefined)?.email;
-    const limits: Array<[key: string, max: number]> = [[`sign-in:${address(request)}`, config.rateLimitSignInAddress]];
-    if (typeof email === 'string') limits.push([`sign-in-email:${email.trim().toLowerCase().slice(0, 254)}`, config.rateLimitSignIn]);
-    for (const [key, max] of limits) {
-      if (max === 0) continue;
-      const state = await counters.passwords.add(key, 1, WINDOW_MS);
-      const retryAfter = limitHeaders(reply, max, state);
-      if (retryAfter !== undefined) throw BriefError.tooManyRequests(retryAfter);
-    }
+    const state = await counters.passwords.add(`sign-in:${address(request)}`, 1, WINDOW_MS);
+    const retryAfter = limitHeaders(reply, config.rateLimitSignInAddress, state);
+    if (retryAfter !== undefined) throw BriefError.tooManyRequests(retryAfter);
   };
 
   app.addHook('onRoute', (route) => {
     switch (route.config?.limit) {
       case 'sign-in':
-        if (config.rateLimitSignIn > 0 || config.rateLimitSignInAddress > 0) {
-          addHook(route, 'preHandler', signInLimit);
-          document(route, 429, errorResponse(429));
-        }
+        addHook(route, 'onSend', pauseRefusals);
+        if (config.rateLimitSignInAddress > 0) addHook(route, 'preHandler', signInLimit);
+        // The email's limit is counted by the service: a 429 can happen with the address's limit off.
+        if (config.rateLimitSignIn > 0 || config.rateLimitSignInAddress > 0) document(route, 429, errorResponse(429));
         return;
       case 'password':
+        addHook(route, 'onSend', pauseRefusals);
         if (config.rateLimitPassword > 0 || config.rateLimitPasswordAddress > 0) {
           addHook(route, 'preHandler', passwordLimit);
           document(route, 429, errorResponse(429), true);
@@ -236,12 +264,21 @@ const UNAUTHORIZED_SHORTEN =
   'E_UNAUTHORIZED_ACCESS: the Authorization header is not a valid bearer token, or there is none while the server ' +
   'refuses anonymous shortening (`ANONYMOUS_SHORTEN=off`).';
 
-function addHook(route: RouteOptions, name: 'onRequest' | 'preHandler', hook: Hook): void {
+function addHook(route: RouteOptions, name: 'onRequest' | 'preHandler' | 'onSend', hook: Hook): void {
   const existing = route[name];
   route[name] = (existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook]) as never;
 }
 
-/** Adds a status to a route's documented responses; `html` for the password form, which answers a page. */
+/**
+ * A browser's own form post: a form-encoded body (what the password page sends), or a client that asks
+ * for HTML. It gets the form's page; a script gets the error shape.
+ */
+function fromBrowserForm(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'] ?? '';
+  return /^application\/x-www-form-urlencoded\b/i.test(type) || /\btext\/html\b/i.test(request.headers.accept ?? '');
+}
+
+/** Adds a status to a route's documented responses; `html` for the password form, which answers a page to a browser. */
 function document(route: RouteOptions, status: number, schema: object, html = false): void {
   const responses = route.schema?.response as Record<number, unknown> | undefined;
   if (!responses) return;
@@ -249,8 +286,11 @@ function document(route: RouteOptions, status: number, schema: object, html = fa
     ? {
         description:
           'Over RATE_LIMIT_PASSWORD attempts a minute from one address on this link, or RATE_LIMIT_PASSWORD_ADDRESS from one ' +
-          'address on all links: a page saying so, with Retry-After.',
-        content: { 'text/html': { schema: { type: 'string', contentMediaType: 'text/html' } } },
+          'address on all links, with Retry-After: to a browser’s form (a form-encoded body, or `Accept: text/html`) a page ' +
+          'saying so; to any other client E_TOO_MANY_REQUESTS in the error shape. A key no link can have (`v2`, `api`, …) ' +
+          'is never counted.',
+        headers: structuredClone(RATE_LIMIT_HEADERS),
+        content: { 'text/html': { schema: { type: 'string', contentMediaType: 'text/html' } }, 'application/json': errorMedia('tooManyRequests') },
       }
     : schema;
 }

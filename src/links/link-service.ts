@@ -1,9 +1,11 @@
+import pLimit from 'p-limit';
 import type { Caller } from '../accounts/account-service.js';
 import { requireRole } from '../accounts/roles.js';
 import type { Config, ShortDomain } from '../config.js';
 import type { DomainService, ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
+import { PasswordPool } from '../passwords/password-pool.js';
 import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, NewLink } from '../storage/stores/links.js';
 import { checkBulkItems } from './bulk-items.js';
 import { refuseCodeShapedSlug } from './codes.js';
@@ -12,7 +14,6 @@ import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MA
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
 import { parseLinkReference } from './link-reference.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
-import { hashPassword } from './passwords.js';
 import type { ShortenInput } from './schemas.js';
 import { urlHash } from './url-hash.js';
 import type { EditBody } from './v3-schemas.js';
@@ -57,6 +58,8 @@ export class LinkService {
     private readonly changes: Pick<LinkChangeFeed, 'announce'>,
     /** The destination blocklist (abuse/blocked-hosts.ts): a blocked host, or a subdomain of one, is refused. */
     private readonly blockedHosts: { covers(hostname: string): boolean } = { covers: () => false },
+    /** Where a link's password is hashed: the bounded, niced threads every password shares (busy: 503). */
+    private readonly passwords: Pick<PasswordPool, 'hash'> = new PasswordPool(),
   ) {}
 
   /** GET /v2/shorten: a new link, or the caller's existing one for the same URL (dedupe) or slug (retry). */
@@ -88,10 +91,14 @@ export class LinkService {
       if (error instanceof BriefError && error.code === 'E_VALIDATION_ERROR') return { url: input.url.href, error };
       throw error;
     };
+    // The items' passwords are hashed one after another: a bulk call takes one place in the password
+    // threads' queue at a time, never the whole queue from the visitors' forms.
+    const oneAtATime = pLimit(1);
+    const hash = (password: string) => oneAtATime(() => this.passwords.hash('link', password));
     const plans = await Promise.all(
       inputs.map(async (input) => {
         try {
-          return await this.plan(caller, input);
+          return await this.plan(caller, input, hash);
         } catch (error) {
           return refuse(input, error);
         }
@@ -112,7 +119,11 @@ export class LinkService {
   }
 
   /** Places a checked link: the row to insert, or (the dedupe read, no write) the caller's existing link. */
-  private async plan(caller: Caller, input: CheckedLink): Promise<PlannedWrite | { found: MadeLink }> {
+  private async plan(
+    caller: Caller,
+    input: CheckedLink,
+    hash = (password: string) => this.passwords.hash('link', password),
+  ): Promise<PlannedWrite | { found: MadeLink }> {
     const { url, slug, title, comment, password, expiresAt } = input;
     const domain = await this.domains.forShorten(caller, input.domain);
     refuseCodeShapedSlug(slug, domain.codeLength);
@@ -142,7 +153,7 @@ export class LinkService {
       const known = await this.store.findDuplicate(fields.accountId, fields.domain, fields.urlHash);
       if (known) return { found: { link: known, domain, reused: true } };
     }
-    const passwordHash = password === null ? null : await hashPassword(password);
+    const passwordHash = password === null ? null : await hash(password);
     return { link: { ...fields, passwordHash }, domain, reuse };
   }
 
@@ -212,7 +223,8 @@ export class LinkService {
     if (edit.comment !== undefined) changes.comment = optionalText('comment', edit.comment, COMMENT_MAX_LENGTH);
     if (edit.expiredAt !== undefined) changes.expiresAt = edit.expiredAt === null ? null : parseExpiry(edit.expiredAt);
     if (edit.forwardQuery !== undefined) changes.forwardQuery = edit.forwardQuery;
-    if (edit.password !== undefined) changes.passwordHash = edit.password === null ? null : await hashPassword(checkPassword(edit.password));
+    if (edit.password !== undefined)
+      changes.passwordHash = edit.password === null ? null : await this.passwords.hash('link', checkPassword(edit.password));
     const updated = await this.store.update(link, changes);
     if (!updated) throw BriefError.notFound();
     this.changes.announce(link.domain, link.key);

@@ -22,6 +22,8 @@ export const BulkItem = Type.Object({
   }),
   domain: Type.Optional(Type.String({ description: "A public short domain or one of the caller's." })),
   slug: Type.Optional(Type.String({ description: 'Custom alias: 1–64 of A-Z a-z 0-9 _ -.' })),
+  // Read by the create as a single create's (link-input.ts): typed here so a number is a 422, never a 500.
+  title: Type.Optional(Type.String({ description: 'A title for the link, at most 512 characters.' })),
   comment: Type.Optional(Type.String({ description: 'A free-text note, at most 1,024 characters.' })),
   password: Type.Optional(Type.String({ description: 'At least 6 characters; visitors must enter it. Stored only as a scrypt hash.' })),
   expiredAt: Type.Optional(

@@ -1,15 +1,17 @@
 // Password sign-in, sessions and the team (decision 0028), under /auth. Thin: each calls a service.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PasswordChanges } from '../accounts/password-changes.js';
 import type { PeopleService } from '../accounts/people-service.js';
 import { parseRole } from '../accounts/roles.js';
 import type { SessionService } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import type { Authenticate } from '../http/auth.js';
-import { errorResponse } from '../http/error-schemas.js';
+import { errorResponse, passwordsBusyResponse } from '../http/error-schemas.js';
 import { clearedSessionCookie, sessionCookieOf } from '../http/session-cookie.js';
 import { registerMemberRoutes } from './member-routes.js';
+import { registerPasswordRoutes } from './password-routes.js';
 import {
   AcceptBody,
   InvitationToken,
@@ -30,12 +32,13 @@ export interface PeopleRouteDeps {
   readonly config: Pick<Config, 'defaultDomain' | 'sessionMaxMs'>;
   readonly sessions: SessionService;
   readonly people: PeopleService;
+  readonly passwordChanges: PasswordChanges;
   readonly authenticate: Authenticate;
   /** Refuses a cookie-authenticated request another site made (http/session-cookie.ts). */
   readonly refuseCrossSite: (request: FastifyRequest) => void;
 }
 
-export function peopleRoutes({ config, sessions, people, authenticate, refuseCrossSite }: PeopleRouteDeps) {
+export function peopleRoutes({ config, sessions, people, passwordChanges, authenticate, refuseCrossSite }: PeopleRouteDeps) {
   /** A signed-in person (a session, not a token). */
   const signedIn = signedInCaller(authenticate);
   const answerSignedIn = signInAnswer(config, sessions);
@@ -50,9 +53,15 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
         summary: 'Sign in with an email and password',
         description:
           'Starts a session: its cookie is HttpOnly, SameSite=Lax, Secure under https. A wrong password and an unknown email ' +
-          'get the same answer. Attempts are limited per client address and per email (429).',
+          'get the same answer. Attempts are limited per client address (RATE_LIMIT_SIGN_IN_ADDRESS) and per email ' +
+          '(RATE_LIMIT_SIGN_IN, shared with every other check of that person’s password): 429. While too many passwords are ' +
+          'being checked on the server, 503 with Retry-After.',
         body: SignInBody,
-        response: { 200: Me, 401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: wrong email or password.' }) },
+        response: {
+          200: Me,
+          401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: wrong email or password.' }),
+          503: passwordsBusyResponse(),
+        },
       }),
       async (request, reply) => {
         refuseCrossSite(request);
@@ -119,6 +128,7 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
     app.post('/auth/workspace', switchRoute(true), switchWorkspace);
 
     registerMemberRoutes(app, { people, authenticate });
+    registerPasswordRoutes(app, { config, passwordChanges, authenticate, refuseCrossSite });
 
     app.post(
       '/auth/invitations',
@@ -143,7 +153,9 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
       openRoute({
         limit: 'sign-in',
         summary: 'An invitation, by its secret',
-        description: 'Who it is for, which workspace and role: for the page that accepts it. Unknown is 404; used or expired is 422.',
+        description:
+          'Who it is for, which workspace and role: for the page that accepts it. Unknown is 404; used, used up (5 wrong ' +
+          'passwords) or expired is 422.',
         body: InvitationToken,
         response: { 200: InvitationView, ...invitationErrors() },
       }),
@@ -166,13 +178,17 @@ export function peopleRoutes({ config, sessions, people, authenticate, refuseCro
         summary: 'Accept an invitation',
         description:
           'Sets the person’s password (at least 10 characters), joins the workspace with the role and signs in. Once only. ' +
-          'Someone who signs in already joins with their own password (a wrong one is 401 and uses nothing), or with no ' +
-          'password when signed in as the invitation’s email; someone already in the workspace keeps their role.',
+          'Someone who signs in already joins with their own password, or with no password when signed in as the ' +
+          'invitation’s email; someone already in the workspace keeps their role. That password check counts as a sign-in ' +
+          'does, against the invitation’s email (RATE_LIMIT_SIGN_IN a minute, shared with sign-in; 429); a wrong one is 401, ' +
+          'and the 5th wrong one uses the invitation up (422 `usedUp` from then on). While too many passwords are being ' +
+          'checked on the server, 503 with Retry-After.',
         body: AcceptBody,
         response: {
           200: Me,
           401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: the wrong password of someone who signs in already.' }),
           ...invitationErrors(),
+          503: passwordsBusyResponse(),
         },
       }),
       async (request, reply) => {

@@ -115,3 +115,21 @@ export const RoleBody = Type.Object(
 );
 
 export const Success = Type.Object({ success: Type.Literal(true) }, { additionalProperties: false });
+
+export const ChangePasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ maxLength: 1024, description: 'The password the person signs in with now.' }),
+    newPassword: Type.String({ maxLength: 1024, description: 'At least 10 characters.' }),
+  },
+  { additionalProperties: false },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+export const ResetPasswordBody = Type.Object(
+  {
+    token: Type.String({ maxLength: 512, description: 'The secret after `#` in the link `brief user reset` printed.' }),
+    newPassword: Type.String({ maxLength: 1024, description: 'At least 10 characters.' }),
+  },
+  { additionalProperties: false },
+);
+export type ResetPasswordBody = Static<typeof ResetPasswordBody>;

@@ -36,7 +36,7 @@ export const PASSWORD_FORM = page(200, PASSWORD_PAGE, 'cache-control', 'no-store
 export const WRONG_PASSWORD = page(403, WRONG_PASSWORD_PAGE, 'cache-control', 'no-store');
 /** Over the password attempts a client may make on a link (RATE_LIMIT_PASSWORD); the limiter adds Retry-After. */
 export const TOO_MANY_ATTEMPTS = page(429, TOO_MANY_ATTEMPTS_PAGE, 'cache-control', 'no-store');
-/** Too many password checks waiting on the whole server (password-check.ts): try again in a moment. */
+/** Too many password checks waiting on the whole server (passwords/password-pool.ts): try again in a moment. */
 export const PASSWORD_CHECKS_BUSY = page(503, PASSWORD_CHECKS_BUSY_PAGE, 'cache-control', 'no-store', 'retry-after', '1');
 
 /** After the right password: on to the destination, as a GET (303), not cached. */

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
+import { PasswordPool } from '../passwords/password-pool.js';
 import type { LinkGuard, LinkTarget } from '../storage/stores/links.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
-import { boundedPasswordCheck, type PasswordCheck } from './password-check.js';
 import { withVisitorQuery } from './query-forwarding.js';
 import { BLOCKED, EXPIRED, PASSWORD_CHECKS_BUSY, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
 
@@ -14,6 +14,15 @@ import { BLOCKED, EXPIRED, PASSWORD_CHECKS_BUSY, PASSWORD_FORM, type RedirectAns
  * one to a tally).
  */
 export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => void;
+
+/** True or false for a password against a link's stored hash, or `busy` when too many checks wait already. */
+export type PasswordCheck = (password: string, stored: string) => Promise<boolean | 'busy'>;
+
+/** A pipeline's own bounded check, when none is given (the server gives the pool every password shares). */
+function ownPasswordCheck(): PasswordCheck {
+  const pool = new PasswordPool();
+  return (password, stored) => pool.check('link', password, stored);
+}
 
 /**
  * The one redirect pipeline: request → answer, for GET and HEAD /{key} on every short
@@ -47,8 +56,8 @@ export class RedirectPipeline {
     },
     /** Blocked destinations (abuse/blocked-hosts.ts): links to them answer as blocked links do. Asked only while not empty. */
     private readonly blockedHosts: { readonly size: number; coversUrl(url: string): boolean } = { size: 0, coversUrl: () => false },
-    /** Passwords against their hashes, a few at once (password-check.ts). */
-    private readonly checkPassword: PasswordCheck = boundedPasswordCheck(),
+    /** Passwords against their hashes, a few at once (passwords/password-pool.ts). */
+    private readonly checkPassword: PasswordCheck = ownPasswordCheck(),
     /** FORWARD_QUERY: a visitor's query string is added to the destination's (decision 0015). */
     private readonly forwardQuery = true,
   ) {}

@@ -10,6 +10,7 @@ import { SqlDomainStore } from './domain-store.js';
 import { SqlImportStore } from './import-store.js';
 import { SqlLinkStore } from './link-store.js';
 import { SqlPasskeyStore } from './passkey-store.js';
+import { SqlPasswordStore } from './password-store.js';
 import { SqlPeopleStore } from './people-store.js';
 import { SqlServerSettingsStore } from './server-settings-store.js';
 import type { AccountStore } from './stores/accounts.js';
@@ -21,6 +22,7 @@ import type { DomainStore } from './stores/domains.js';
 import type { ImportStore } from './stores/imports.js';
 import type { LinkStore } from './stores/links.js';
 import type { PasskeyStore } from './stores/passkeys.js';
+import type { PasswordStore } from './stores/passwords.js';
 import type { PeopleStore } from './stores/people.js';
 import type { ServerSettingsStore } from './stores/server-settings.js';
 import type { Tables } from './tables.js';
@@ -41,6 +43,8 @@ export interface Database {
   readonly accounts: AccountStore;
   readonly people: PeopleStore;
   readonly passkeys: PasskeyStore;
+  /** Password changes and resets, and invitations' wrong passwords (decision 0034). */
+  readonly passwords: PasswordStore;
   readonly domains: DomainStore;
   readonly analytics: AnalyticsStore;
   readonly blocklist: BlocklistStore;
@@ -64,6 +68,7 @@ export function openDatabase(target: DatabaseTarget, options: DatabaseOptions = 
     accounts: new SqlAccountStore(connection),
     people: new SqlPeopleStore(connection),
     passkeys: new SqlPasskeyStore(connection),
+    passwords: new SqlPasswordStore(connection),
     domains: new SqlDomainStore(connection),
     analytics: new SqlAnalyticsStore(connection),
     blocklist: new SqlBlocklistStore(connection),

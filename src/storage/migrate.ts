@@ -15,6 +15,8 @@ import { people } from './migrations/0014-people.js';
 import { tokenScopes } from './migrations/0015-token-scopes.js';
 import { passkeys } from './migrations/0016-passkeys.js';
 import { tokenMakers } from './migrations/0017-token-makers.js';
+import { invitationAttempts } from './migrations/0018-invitation-attempts.js';
+import { passwordResets } from './migrations/0019-password-resets.js';
 import { serverSettings } from './migrations/0020-server-settings.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
@@ -35,6 +37,8 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0015-token-scopes': tokenScopes(database.dialect),
     '0016-passkeys': passkeys(database.dialect),
     '0017-token-makers': tokenMakers(database.dialect),
+    '0018-invitation-attempts': invitationAttempts(database.dialect),
+    '0019-password-resets': passwordResets(database.dialect),
     '0020-server-settings': serverSettings(database.dialect),
   };
 }

@@ -223,6 +223,18 @@ export interface InvitationTable {
   created_by: number | null;
   /** When it was withdrawn (its maker removed, or lowered below its role); a revoked invitation cannot be accepted. */
   revoked_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Wrong passwords given with it (migration 0018); at 5 it is used up. */
+  wrong_passwords: Generated<number>;
+}
+
+/** A one-time link that sets a person's password (`brief user reset`): the SHA-256 of its secret, never the secret. */
+export interface PasswordResetTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface Tables {
@@ -242,6 +254,7 @@ export interface Tables {
   memberships: MembershipTable;
   sessions: SessionTable;
   invitations: InvitationTable;
+  password_resets: PasswordResetTable;
   passkeys: PasskeyTable;
   passkey_challenges: PasskeyChallengeTable;
   link_code_secret: LinkCodeSecretTable;

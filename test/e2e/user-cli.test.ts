@@ -1,6 +1,7 @@
-// `brief user create|list|remove` as real processes beside a running server: a first user made with
-// a password from standard input signs in; one made without gets a one-time link that works once;
-// bad input is one line and makes nothing; a removed user's sessions end at once.
+// `brief user create|list|password|reset|remove` as real processes beside a running server: a first user
+// made with a password from standard input signs in; one made without gets a one-time link that works once;
+// bad input is one line and makes nothing; a password set by the operator or through a reset link ends the
+// person's sessions; a removed user's sessions end at once.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,8 @@ const ORIGIN = 'http://short.test';
 
 describe('people from the CLI', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-user-cli-'));
-  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, BASE_URL: ORIGIN };
+  // Many sign-ins of one email within a minute here: the per-email limit is the HTTP tests' to check.
+  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, BASE_URL: ORIGIN, RATE_LIMIT_SIGN_IN: '100' };
   let server: ServerProcess;
 
   const cli = async (args: string[], input?: string) => {
@@ -95,6 +97,35 @@ describe('people from the CLI', () => {
       me.workspaces.map((w: { name: string; role: string }) => `${w.name}:${w.role}`),
       ['ada@example.com:owner', 'second:viewer'],
     );
+  });
+
+  it('sets a password from standard input (brief user password): sessions end, the old password stops at once', async () => {
+    const { cookie } = await signIn('ada@example.com', 'a very good password');
+    await cliFails(/pass --password-stdin/, ['user', 'password', 'ada@example.com']);
+    await cliFails(/at least 10 characters/, ['user', 'password', 'ada@example.com', '--password-stdin'], 'short');
+    await cliFails(/No user with the email nobody@example.com/, ['user', 'password', 'nobody@example.com', '--password-stdin'], 'long enough pw');
+    assert.equal((await request(server.port, 'GET', '/auth/me', { cookie })).status, 200, 'nothing changed yet');
+    const out = await cli(['user', 'password', 'ada@example.com', '--password-stdin'], 'the operator set this\n');
+    assert.match(out, /set the password of ada@example\.com: their sessions have ended/);
+    assert.equal((await request(server.port, 'GET', '/auth/me', { cookie })).status, 401);
+    assert.equal((await post('/auth/sign-in', { email: 'ada@example.com', password: 'a very good password' })).status, 401);
+    await signIn('ada@example.com', 'the operator set this');
+  });
+
+  it('prints a one-time reset link valid an hour (brief user reset) that sets a new password once', async () => {
+    const { cookie } = await signIn('ada@example.com', 'the operator set this');
+    const out = await cli(['user', 'reset', 'ada@example.com']);
+    assert.match(out, /password reset for ada@example\.com, until \d{4}-/);
+    const link = out.trim().split('\n').at(-1)!;
+    assert.match(link, /^http:\/\/short\.test\/app\/reset-password#brf_/);
+    const token = link.slice(link.indexOf('#') + 1);
+    const reset = await post('/auth/password/reset', { token, newPassword: 'reset by the link' });
+    assert.equal(reset.status, 200, reset.body);
+    assert.equal((await request(server.port, 'GET', '/auth/me', { cookie })).status, 401, 'every session ends');
+    await signIn('ada@example.com', 'reset by the link');
+    const again = await post('/auth/password/reset', { token, newPassword: 'and once more please' });
+    assert.equal(again.status, 422);
+    await cliFails(/No user with the email nobody@example.com/, ['user', 'reset', 'nobody@example.com']);
   });
 
   it('removes a user: their session ends at once', async () => {

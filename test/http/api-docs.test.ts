@@ -264,6 +264,8 @@ describe('API document and reference page', () => {
       'POST /auth/passkeys/registration/options',
       'POST /auth/passkeys/sign-in',
       'POST /auth/passkeys/sign-in/options',
+      'POST /auth/password',
+      'POST /auth/password/reset',
       'POST /auth/sign-in',
       'POST /auth/sign-out',
       'POST /auth/workspace',

@@ -135,6 +135,13 @@ for (const dialect of dialects) {
       assert.deepEqual(await linksOf(account), [], 'no item of a refused request is made');
     });
 
+    it('refuses a title that is not a string with a 422 naming it, not a 500 (a fuzz find)', async () => {
+      const account = await ctx.t.account();
+      const res = await bulk([{ url: freshUrl() }, { url: freshUrl(), title: 3.3e-244 }], account);
+      assert.equal(res.statusCode, 422, res.body);
+      assert.equal(res.json().errors[0].field, '1.title');
+    });
+
     it('names every failed field of every item in one answer', async () => {
       const account = await ctx.t.account();
       const res = await bulk(

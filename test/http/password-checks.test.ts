@@ -5,8 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { hashPassword } from '../../src/links/passwords.js';
-import { boundedPasswordCheck } from '../../src/redirect/password-check.js';
+import { PasswordPool } from '../../src/passwords/password-pool.js';
 import { BASE_HOST, eventually, qs, TEST_ENV, uniqueName } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { heldChecks } from '../support/held-checks.js';
@@ -15,10 +14,10 @@ describe('password checks over the bound', () => {
   let db: TestDatabase;
   let app: ReturnType<typeof buildApp>;
   // Each check is held until the test releases it: what runs at once is counted, not timed.
-  const { verify, counts, held } = heldChecks('right horse');
+  const { run, counts, held } = heldChecks('right horse');
   before(async () => {
     db = await openTestDatabase('sqlite');
-    app = buildApp(loadConfig(TEST_ENV), { database: db.database, passwordCheck: boundedPasswordCheck({ verify }) });
+    app = buildApp(loadConfig(TEST_ENV), { database: db.database, passwords: new PasswordPool({ run }) });
     await app.ready();
   });
   after(async () => {
@@ -30,7 +29,6 @@ describe('password checks over the bound', () => {
     const accounts = new AccountService(db.database.accounts);
     const { token } = await accounts.createToken((await accounts.create(uniqueName('checks'))).name);
     const headers = { authorization: `Bearer ${token}` };
-    assert.ok(await hashPassword('unused'), 'scrypt itself still works');
     const made = await app.inject({
       method: 'POST',
       url: '/v3/shorten/bulk',

@@ -3,6 +3,7 @@
 // shape with Retry-After and RateLimit-*; redirects never limited; ANONYMOUS_SHORTEN=off.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { answerProblem } from '../../harness/hostile/error-shape.js';
 import { BASE_HOST, qs, useTestApp } from '../support/app.js';
 
 let counter = 0;
@@ -204,6 +205,68 @@ describe('password attempts (RATE_LIMIT_PASSWORD, default 10)', () => {
     // The form itself (GET) is a redirect: never limited.
     const form = await ctx.t.app.inject({ url: `/${one.slug}`, headers: { host: BASE_HOST }, remoteAddress: address });
     assert.equal(form.statusCode, 200);
+  });
+});
+
+describe('password attempts from a script, and on keys no link has (fuzz seed 422447)', () => {
+  const ctx = useTestApp('sqlite', { RATE_LIMIT_PASSWORD: '2', RATE_LIMIT_PASSWORD_ADDRESS: '30' });
+
+  it('answers a script over the limit with E_TOO_MANY_REQUESTS in the error shape, a browser with the page', async () => {
+    const account = await ctx.t.account();
+    const made = await ctx.t.app.inject({
+      method: 'POST',
+      url: '/v3/shorten/bulk',
+      headers: account.headers,
+      payload: [{ url: fresh(), password: 'right horse' }],
+    });
+    const { slug } = made.json()[0] as { slug: string };
+    const post = (headers: Record<string, string>, payload?: string) =>
+      ctx.t.app.inject({ method: 'POST', url: `/${slug}`, remoteAddress: '192.0.2.95', headers: { host: BASE_HOST, ...headers }, payload });
+    for (let i = 0; i < 2; i++) assert.equal((await post({ 'content-type': 'application/x-www-form-urlencoded' }, 'password=wrong')).statusCode, 403);
+    for (const [headers, payload] of [
+      [{ 'content-type': 'application/json' }, JSON.stringify({ password: 'wrong' })],
+      [{}, undefined],
+      [{ 'content-type': 'text/plain' }, 'password=wrong'],
+    ] as const) {
+      const script = await post(headers, payload);
+      assert.equal(script.statusCode, 429, JSON.stringify(headers));
+      assert.match(String(script.headers['content-type']), /^application\/json/);
+      assert.equal(script.json().code, 'E_TOO_MANY_REQUESTS');
+      assert.ok(Number(script.headers['retry-after']) >= 1);
+    }
+    const browsers: Array<[Record<string, string>, string | undefined]> = [
+      [{ 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, 'password=wrong'],
+      [{ accept: 'text/html,*/*;q=0.8' }, undefined],
+    ];
+    for (const [headers, payload] of browsers) {
+      const page = await post(headers, payload);
+      assert.equal(page.statusCode, 429);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assert.match(page.body, /Too many attempts/);
+    }
+    const doc = (await ctx.t.app.inject({ url: '/v2/openapi.json' })).json();
+    assert.deepEqual(Object.keys(doc.paths['/{key}'].post.responses['429'].content).sort(), ['application/json', 'text/html']);
+  });
+
+  it('never counts POST /v2?… (a word of Brief’s, not a link) and answers it as the API does, in JSON', async () => {
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      answers.push(
+        await ctx.t.app.inject({
+          method: 'POST',
+          url: i % 2 === 0 ? '/v2?password=x' : '/%76%33?a=b',
+          remoteAddress: '192.0.2.96',
+          headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'password=guess',
+        }),
+      );
+    }
+    for (const answer of answers) {
+      assert.equal(answer.statusCode, 404);
+      assert.match(String(answer.headers['content-type']), /^application\/json/);
+      assert.equal(answer.json().code, 'E_ROUTE_NOT_FOUND');
+      assert.equal(answerProblem('POST', '/v2', answer.statusCode, String(answer.headers['content-type']), answer.body), null);
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { hashPassword } from '../../src/links/passwords.js';
+import { hashPasswordInProcess } from '../../src/passwords/scrypt.js';
 import { DomainRedirects } from '../../src/redirect/domain-redirects.js';
 import { LinkResolver } from '../../src/redirect/link-resolver.js';
 import { redirectAnswers } from '../../src/redirect/redirect-answer.js';
@@ -18,7 +18,15 @@ const LINKS = new Map<string, LinkTarget>([
   ['blocked', { id: 2, url: 'https://example.com/blocked', blocked: true }],
   ['gone', { id: 3, url: 'https://example.com/gone', blocked: false, guard: { passwordHash: null, expiresAt: Date.now() - 1 } }],
   ['later', { id: 4, url: 'https://example.com/later', blocked: false, guard: { passwordHash: null, expiresAt: Date.now() + 3_600_000 } }],
-  ['locked', { id: 5, url: 'https://example.com/locked', blocked: false, guard: { passwordHash: await hashPassword('sesame-1'), expiresAt: null } }],
+  [
+    'locked',
+    {
+      id: 5,
+      url: 'https://example.com/locked',
+      blocked: false,
+      guard: { passwordHash: await hashPasswordInProcess('link', 'sesame-1'), expiresAt: null },
+    },
+  ],
 ]);
 const targetOf = (domain: string, key: string) => (domain === HOST ? (LINKS.get(key) ?? null) : null);
 

@@ -1,6 +1,6 @@
 // The server's build (scripts/build-server.mjs, run by `npm test` before the tests) is one bundle: dist/main.js
 // imports no file of its own by path, only Node's modules and the packages left outside on purpose, and
-// the worker threads sit beside it, where src/storage/sqlite/background.ts, src/redirect/password-workers.ts and
+// the worker threads sit beside it, where src/storage/sqlite/background.ts, src/passwords/password-threads.ts and
 // src/qr/qr-service.ts look for them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

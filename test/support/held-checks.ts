@@ -1,6 +1,13 @@
 // Password checks that count what runs at once and finish only when a test releases them: the
-// bound on password checks is tested by counting, never by timing.
-/** A stand-in for scrypt that counts what runs at once and finishes only when released. */
+// bound on password hashes is tested by counting, never by timing.
+import type { PasswordJob } from '../../src/passwords/password-threads.js';
+import { hashPasswordInProcess } from '../../src/passwords/scrypt.js';
+
+/**
+ * A stand-in for the password threads: a check (`verify`, or a pool's `verify` job) counts what runs at once
+ * and finishes only when released, right for `right`; a pool's `hash` job is made at once, uncounted (a
+ * link or person made before the checks under test).
+ */
 export function heldChecks(right: string) {
   const held: Array<() => void> = [];
   const counts = { running: 0, most: 0, ran: 0 };
@@ -14,6 +21,9 @@ export function heldChecks(right: string) {
         resolve(password === right);
       });
     });
+  /** What a PasswordPool runs: `new PasswordPool({ run })`. */
+  const run = (job: PasswordJob): Promise<string | boolean> =>
+    job.op === 'hash' ? hashPasswordInProcess(job.kind, job.password) : verify(job.password);
   /** Releases every held check, and those that start after them, until none is left. */
   const drain = async () => {
     for (;;) {
@@ -23,5 +33,5 @@ export function heldChecks(right: string) {
       next();
     }
   };
-  return { verify, counts, held, drain };
+  return { verify, run, counts, held, drain };
 }

@@ -1,7 +1,7 @@
 // People for HTTP tests: a user with a role in a workspace, signed in through POST /auth/sign-in.
 import type { InjectOptions } from 'fastify';
 import type { Role } from '../../src/accounts/roles.js';
-import { hashUserPassword } from '../../src/accounts/user-passwords.js';
+import { hashPasswordInProcess } from '../../src/passwords/scrypt.js';
 import { BASE_PREFIX, type TestApp, uniqueName } from './app.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -27,7 +27,7 @@ export function sessionSetBy(setCookie: string | string[] | undefined): string |
 
 /** A user (one password hash for all: scrypt is slow on purpose) with a role in the account. */
 export async function addUser(t: TestApp, accountId: number, role: Role, email = `${uniqueName('person')}@example.com`) {
-  hash ??= hashUserPassword(PASSWORD);
+  hash ??= hashPasswordInProcess('person', PASSWORD);
   const user = await t.database.people.createUser({ email, displayName: null, passwordHash: await hash }, accountId, role);
   if (!user) throw new Error(`${email} exists already`);
   return user;

@@ -190,6 +190,11 @@ export const api = {
       body: { token, ...(password !== undefined && { password }), ...(displayName ? { displayName } : {}) },
       token: '',
     }),
+  /** The signed-in person's new password, given the current one; their other sessions end. */
+  changePassword: (currentPassword: string, newPassword: string) =>
+    call<unknown>('POST', '/auth/password', { body: { currentPassword, newPassword }, token: '' }),
+  /** A reset link's new password (its secret from the link's `#`); every session of the person ends. */
+  resetPassword: (token: string, newPassword: string) => call<unknown>('POST', '/auth/password/reset', { body: { token, newPassword }, token: '' }),
   /** The signed-in person's workspaces, and a move of the session to another of them. */
   workspaces: () => call<Workspace[]>('GET', '/auth/workspaces', { token: '' }),
   switchWorkspace: (workspaceId: string) => call<Me>('POST', '/auth/workspace/switch', { body: { workspaceId }, token: '' }),

@@ -7,6 +7,8 @@ import { InvitationPage } from './pages/invitation';
 import { LinkPage } from './pages/link-page';
 import { MyLinksPage } from './pages/my-links';
 import { OverviewPage } from './pages/overview';
+import { PasswordPage } from './pages/password';
+import { ResetPasswordPage } from './pages/reset-password';
 import { SettingsPage } from './pages/settings';
 import { ShortenPage } from './pages/shorten';
 import { navigate, paths, type Route, useRoute } from './router';
@@ -20,11 +22,13 @@ const TITLES: Record<Route['page'], string> = {
   link: 'Link',
   overview: 'Overview',
   settings: 'Settings',
+  password: 'Change your password',
   invitation: 'Join a workspace',
+  'reset-password': 'Set a new password',
   'not-found': 'Page not found',
 };
 
-const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview', 'settings']);
+const NEEDS_TOKEN = new Set<Route['page']>(['links', 'link', 'overview', 'settings', 'password']);
 
 export function App() {
   const route = useRoute();
@@ -49,7 +53,8 @@ export function App() {
     api.me().then(setPerson, () => {});
   }, []);
 
-  const current = (page: Route['page']) => (route.page === page || (page === 'links' && route.page === 'link') ? 'page' : undefined);
+  const current = (page: Route['page']) =>
+    route.page === page || (page === 'links' && route.page === 'link') || (page === 'settings' && route.page === 'password') ? 'page' : undefined;
 
   return (
     <>
@@ -143,8 +148,12 @@ function Page(props: { route: Route; onSignIn: () => void }) {
       return <OverviewPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'password':
+      return <PasswordPage />;
     case 'invitation':
       return <InvitationPage />;
+    case 'reset-password':
+      return <ResetPasswordPage onSignIn={props.onSignIn} />;
     default:
       return (
         <div class="card">

@@ -8,7 +8,9 @@ export type Route =
   | { page: 'link'; domain: string; slug: string }
   | { page: 'overview' }
   | { page: 'settings' }
+  | { page: 'password' }
   | { page: 'invitation' }
+  | { page: 'reset-password' }
   | { page: 'not-found' };
 
 function routeOf(pathname: string): Route {
@@ -16,7 +18,9 @@ function routeOf(pathname: string): Route {
   if (pathname === '/app/links' || pathname === '/app/links/') return { page: 'links' };
   if (pathname === '/app/overview' || pathname === '/app/overview/') return { page: 'overview' };
   if (pathname === '/app/settings' || pathname === '/app/settings/') return { page: 'settings' };
+  if (pathname === '/app/settings/password' || pathname === '/app/settings/password/') return { page: 'password' };
   if (pathname === '/app/invitation' || pathname === '/app/invitation/') return { page: 'invitation' };
+  if (pathname === '/app/reset-password' || pathname === '/app/reset-password/') return { page: 'reset-password' };
   const link = /^\/app\/links\/([^/]+)\/([^/]+)\/?$/.exec(pathname);
   if (link) {
     try {
@@ -33,6 +37,7 @@ export const paths = {
   links: '/app/links',
   overview: '/app/overview',
   settings: '/app/settings',
+  password: '/app/settings/password',
   link: (domain: string, slug: string) => `/app/links/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`,
 };
 

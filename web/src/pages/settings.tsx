@@ -1,10 +1,15 @@
+import { AppLink } from '../components/app-link';
+import { paths } from '../router';
 import { useSession } from '../session';
 import { ApiTokens } from './api-tokens';
 import { Domains } from './domains';
 import { Members } from './members';
 import { Passkeys } from './passkeys';
 
-/** The workspace's settings: its API tokens, its members and its domains; and, for a signed-in person, their own passkeys. */
+/**
+ * The workspace's settings: its API tokens, its members and its domains; and, for a signed-in person, their own
+ * password (a page of its own) and passkeys.
+ */
 export function SettingsPage() {
   const { person } = useSession();
   return (
@@ -12,6 +17,13 @@ export function SettingsPage() {
       <section class="card" aria-labelledby="api-tokens">
         <ApiTokens headingId="api-tokens" />
       </section>
+      {person && (
+        <section class="card" aria-labelledby="password">
+          <h2 id="password">Password</h2>
+          <p>Change the password you sign in with; your other sessions end.</p>
+          <AppLink href={paths.password}>Change your password</AppLink>
+        </section>
+      )}
       {person && (
         <section class="card" aria-labelledby="passkeys">
           <Passkeys headingId="passkeys" />

@@ -1,0 +1,86 @@
+// A person's password changed (by them, signed in), set by the operator (`brief user password`), or reset
+// through a one-time link the operator hands over (`brief user reset`; Brief sends no mail): decision 0034.
+// Each ends the person's other sessions (a reset or the operator's: all of them) in the same transaction,
+// and the old password stops working at once (every sign-in reads the stored hash).
+import { BriefError } from '../errors.js';
+import type { PasswordStore } from '../storage/stores/passwords.js';
+import type { PeopleStore } from '../storage/stores/people.js';
+import { generateToken, hashToken } from './tokens.js';
+import { checkNewPassword, type UserPasswords } from './user-passwords.js';
+
+/** How long a reset link holds. */
+export const RESET_LINK_HOURS = 1;
+const HOUR_MS = 3_600_000;
+
+/** A reset link as `brief user reset` prints it, once: its secret after `#` never reaches a server's log. */
+export interface ResetLink {
+  readonly link: string;
+  readonly email: string;
+  readonly expiresAt: number;
+}
+
+export class PasswordChanges {
+  constructor(
+    private readonly people: Pick<PeopleStore, 'userByEmail' | 'userById'>,
+    private readonly store: PasswordStore,
+    private readonly passwords: Pick<UserPasswords, 'verify' | 'hash'>,
+    /** BASE_URL's prefix: reset links open the web app there. */
+    private readonly appPrefix: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * POST /auth/password: a signed-in person's new password, given the current one (a password check like
+   * a sign-in's: counted against their email, 401 when wrong). Every other session of theirs ends; the one
+   * that asked (`sessionId`) stays.
+   */
+  async change(userId: number, sessionId: string, currentPassword: string, newPassword: string): Promise<void> {
+    const fresh = checkNewPassword(newPassword, 'newPassword');
+    const user = await this.people.userById(userId);
+    const credentials = user && (await this.people.userByEmail(user.email));
+    if (!credentials) throw BriefError.unauthorized('Not signed in');
+    // Someone who signs in only with a passkey or single sign-on has no password to give: never right.
+    if (!(await this.passwords.verify(credentials.email, currentPassword, credentials.passwordHash))) {
+      throw BriefError.unauthorized('The current password is wrong');
+    }
+    if (!(await this.store.setPassword(userId, await this.passwords.hash(fresh), hashToken(sessionId)))) {
+      throw BriefError.unauthorized('Not signed in');
+    }
+  }
+
+  /** `brief user password EMAIL --password-stdin`: the operator sets a person's password; all their sessions end. */
+  async set(rawEmail: string, newPassword: string): Promise<void> {
+    const fresh = checkNewPassword(newPassword);
+    const user = await this.person(rawEmail);
+    if (!(await this.store.setPassword(user.id, await this.passwords.hash(fresh)))) throw noUser(rawEmail);
+  }
+
+  /** `brief user reset EMAIL`: a one-time link, valid an hour, whose page sets a new password; earlier links stop working. */
+  async resetLink(rawEmail: string): Promise<ResetLink> {
+    const user = await this.person(rawEmail);
+    const token = generateToken();
+    const now = this.now();
+    const expiresAt = now + RESET_LINK_HOURS * HOUR_MS;
+    await this.store.addPasswordReset({ tokenHash: hashToken(token), userId: user.id, now, expiresAt });
+    return { link: `${this.appPrefix}/app/reset-password#${token}`, email: user.email, expiresAt };
+  }
+
+  /** POST /auth/password/reset: a reset link's new password, once; every session of the person ends. */
+  async reset(token: string, newPassword: string): Promise<void> {
+    const found = typeof token === 'string' && token.length <= 512 ? await this.store.passwordResetByHash(hashToken(token)) : undefined;
+    if (!found) throw BriefError.notFound('No such reset link: check that the whole link was copied');
+    if (found.usedAt !== null) throw usedLink();
+    if (found.expiresAt <= this.now()) throw BriefError.invalid('token', 'expired', 'This reset link has expired; ask for a new one');
+    const passwordHash = await this.passwords.hash(checkNewPassword(newPassword, 'newPassword'));
+    if ((await this.store.usePasswordReset(hashToken(token), this.now(), passwordHash)) === 'used') throw usedLink();
+  }
+
+  private async person(rawEmail: string) {
+    const user = await this.people.userByEmail(rawEmail.trim());
+    if (!user) throw noUser(rawEmail);
+    return user;
+  }
+}
+
+const noUser = (email: string) => BriefError.notFound(`No user with the email ${email.trim()}`);
+const usedLink = () => BriefError.invalid('token', 'used', 'This reset link has been used already; ask for a new one');
