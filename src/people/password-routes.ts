@@ -21,7 +21,10 @@ export interface PasswordRouteDeps {
   readonly refuseCrossSite: (request: FastifyRequest) => void;
 }
 
-export function registerPasswordRoutes(fastify: FastifyInstance, { config, passwordChanges, authenticate, refuseCrossSite }: PasswordRouteDeps): void {
+export function registerPasswordRoutes(
+  fastify: FastifyInstance,
+  { config, passwordChanges, authenticate, refuseCrossSite }: PasswordRouteDeps,
+): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const signedIn = signedInCaller(authenticate);
 
