@@ -21,7 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Each kind is a set of folders under test/; a folder is in one kind. */
 export const KINDS = {
-  unit: ['abuse', 'accounts', 'analytics', 'links', 'metrics', 'net', 'redirect', 'repo', 'root', 'scripts', 'storage', 'web-app'],
+  unit: ['abuse', 'accounts', 'analytics', 'links', 'metrics', 'net', 'passwords', 'redirect', 'repo', 'root', 'scripts', 'storage', 'web-app'],
   http: ['http', 'import', 'people', 'tokens'],
   postgres: ['scale'],
   browser: ['browser'],
