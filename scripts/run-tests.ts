@@ -74,7 +74,7 @@ function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEn
     '--import',
     'tsx',
     '--import',
-    './test/support/own-coverage.ts',
+    './test/support/own-coverage.mjs',
     '--test',
     `--test-concurrency=${jobs}`,
     '--experimental-test-coverage',
