@@ -40,7 +40,7 @@ const SERIAL: Readonly<Record<string, string>> = {
 };
 
 /** src/'s line coverage by a run of every kind (percent), at least: raise it as tests are added, never lower it. */
-const COVERAGE_FLOOR = 0;
+const COVERAGE_FLOOR = 92.8;
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
