@@ -39,7 +39,7 @@ const SERIAL: Readonly<Record<string, string>> = {
   'test/bench/fixed-rate.test.ts': 'sends visits at a fixed rate and checks they were answered at that rate',
 };
 
-/** src/'s line coverage by a run of every kind (percent), at least: raise it as tests are added, never lower it. */
+/** src/'s line coverage by a run of every kind with PostgreSQL and Redis (percent), at least: raise it as tests are added, never lower it. */
 const COVERAGE_FLOOR = 92.8;
 
 const args = process.argv.slice(2);
@@ -115,7 +115,9 @@ async function main(): Promise<number> {
     console.log(`# run-tests: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const coverage = srcCoverage(fs.readdirSync(coverageDir).map((name) => path.join(coverageDir, name)));
     console.log(`# run-tests: src/ line coverage ${coverage.percent}% (${coverage.covered} of ${coverage.lines} lines)`);
-    if (chosen.length === Object.keys(KINDS).length && coverage.percent < COVERAGE_FLOOR) {
+    // The floor holds for the run CI makes: every kind, with PostgreSQL and Redis (without them their suites do not run).
+    const complete = chosen.length === Object.keys(KINDS).length && Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+    if (complete && coverage.percent < COVERAGE_FLOOR) {
       console.error(`run-tests: src/ line coverage ${coverage.percent}% is below the floor of ${COVERAGE_FLOOR}%`);
       return 1;
     }
