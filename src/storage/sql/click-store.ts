@@ -1,14 +1,12 @@
+import type { Connection } from '../connection.js';
+import type { ClickBatch, ClickStore } from '../stores/clicks.js';
 import { applyClickBatch } from './click-writes.js';
-import type { Connection } from './connection.js';
-import type { ClickBatch, ClickStore } from './stores/clicks.js';
 
-export class SqlClickStore implements ClickStore {
-  constructor(private readonly connection: Connection) {}
+/** Click counts, added in a durable write on either dialect. */
+export class SqlClickStore<C extends Connection = Connection> implements ClickStore {
+  constructor(protected readonly connection: C) {}
 
   add(batch: ClickBatch): Promise<void> {
-    const { background } = this.connection;
-    // Off the event loop when there is a background thread (SQLite files), else a durable write.
-    if (background?.running) return background.addClicks(batch);
     return this.connection.write((trx) => applyClickBatch(trx, batch));
   }
 }
