@@ -93,6 +93,45 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/storage/|^src/services[.]ts$' },
       to: { path: '^src/storage/', pathNot: '^src/storage/(?:stores/[^/]+|connection-errors)[.]ts$' },
     },
+    // Storage by dialect (docs/decisions/0035-storage-by-dialect.md): each dialect's folder implements every store
+    // contract on its own engine, and what both build the same way lives in src/storage/sql/, which both import.
+    {
+      name: 'sqlite-not-postgres',
+      severity: 'error',
+      comment: 'src/storage/sqlite/ never imports src/storage/postgres/: move what both need to src/storage/sql/.',
+      from: { path: '^src/storage/sqlite/' },
+      to: { path: '^src/storage/postgres/' },
+    },
+    {
+      name: 'postgres-not-sqlite',
+      severity: 'error',
+      comment: 'src/storage/postgres/ never imports src/storage/sqlite/: move what both need to src/storage/sql/.',
+      from: { path: '^src/storage/postgres/' },
+      to: { path: '^src/storage/sqlite/' },
+    },
+    {
+      name: 'sql-not-a-dialect',
+      severity: 'error',
+      comment:
+        'src/storage/sql/ holds what both dialects run the same way, so it imports neither dialect folder: ' +
+        'what differs is passed in (WorkspaceLocks) or overridden by the dialect (sqlite/, postgres/).',
+      from: { path: '^src/storage/sql/' },
+      to: { path: '^src/storage/(?:sqlite|postgres)/' },
+    },
+    {
+      name: 'better-sqlite3-only-in-sqlite',
+      severity: 'error',
+      comment: 'Inside src/storage/, only src/storage/sqlite/ uses better-sqlite3: src/storage/sql/ speaks Kysely alone.',
+      from: { path: '^src/storage/', pathNot: '^src/storage/sqlite/' },
+      to: { path: '(?:^|/)node_modules/(?:@types/)?better-sqlite3/' },
+    },
+    {
+      name: 'pg-only-in-postgres',
+      severity: 'error',
+      comment: 'Inside src/storage/, only src/storage/postgres/ uses pg: src/storage/sql/ speaks Kysely alone.',
+      from: { path: '^src/storage/', pathNot: '^src/storage/postgres/' },
+      to: { path: '(?:^|/)node_modules/(?:@types/)?pg/' },
+    },
     {
       name: 'not-to-dev-dep',
       severity: 'error',

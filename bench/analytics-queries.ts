@@ -9,7 +9,7 @@ import { AnalyticsRetention } from '../src/analytics/analytics-retention.js';
 import { AnalyticsService } from '../src/analytics/analytics-service.js';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { rollupRows } from '../src/storage/rollups.js';
+import { rollupRows } from '../src/storage/sql/rollups.js';
 import type { ClickEvent } from '../src/storage/stores/analytics.js';
 
 const DAY = 86_400_000;

@@ -42,8 +42,8 @@ import { migrateToLatest, pendingMigrations } from './storage/migrate.js';
 import { filesOpenToOthers, type OpenPath } from './storage/sqlite/file-modes.js';
 
 // For `brief backup`, `brief restore` and `brief export` (decision 0023).
-export { EXPORTED_FIELDS, type ExportedLink, exportedLinks } from './storage/link-export.js';
 export { knownMigrations } from './storage/migrate.js';
+export { EXPORTED_FIELDS, type ExportedLink, exportedLinks } from './storage/sql/link-export.js';
 export { backupSqliteFile, databaseInUse, inspectBriefDatabase, replaceSqliteFile } from './storage/sqlite/backup-files.js';
 export { isDatabaseFile } from './storage/sqlite/file-modes.js';
 // For `brief import` (decision 0025).

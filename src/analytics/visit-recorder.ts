@@ -12,7 +12,7 @@ import { eventOf, type RawVisit, sameVisitor, type VisitEnricher, type VisitProf
  * Events per write (one transaction). On SQLite's background thread a write of 4,096 events to
  * distinct links costs ~15% less an event than one of 1,024 (bench/event-write-cost.ts; 1,024
  * had cost ~20% less than 256), and holds the lock ~60–80 ms on a quiet machine, about as long as
- * a catch-up of the link rows (rollups.ts), which a shorten waits out with the event loop free
+ * a catch-up of the link rows (storage/sqlite/link-rollups.ts), which a shorten waits out with the event loop free
  * (write-turns.ts).
  */
 const CHUNK = 4096;

@@ -1,4 +1,4 @@
-// `--format brief` (what `brief export` writes, JSON lines or CSV: storage/link-export.ts) and
+// `--format brief` (what `brief export` writes, JSON lines or CSV: storage/sql/link-export.ts) and
 // `--format csv` (the documented minimal columns: url, and optionally slug, domain, title, created).
 import { spreadsheetValue } from './csv-cells.js';
 import { csvRecords, MalformedInput } from './csv-records.js';

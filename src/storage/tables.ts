@@ -122,7 +122,7 @@ export interface ClickEventTable {
   clicks: ColumnType<number, number | undefined, number>;
 }
 
-/** Click counts per dimension value and period (storage/rollups.ts). */
+/** Click counts per dimension value and period (storage/sql/rollups.ts). */
 export interface ClickRollupTable {
   account_id: number;
   /** 0: the whole workspace's; a link's id: that link's day rows, made when its events expired. */

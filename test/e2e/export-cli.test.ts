@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { csvField } from '../../src/cli/export-commands.js';
 import type { Database } from '../../src/storage/database.js';
-import { exportedLinks } from '../../src/storage/link-export.js';
+import { exportedLinks } from '../../src/storage/sql/link-export.js';
 import { runCli } from '../scale-support/server-process.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 

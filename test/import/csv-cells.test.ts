@@ -9,7 +9,7 @@ import { csvField, exportCsv } from '../../src/cli/export-commands.js';
 import { briefRows } from '../../src/import/brief-formats.js';
 import { spreadsheetSafe, spreadsheetValue } from '../../src/import/csv-cells.js';
 import type { SourceRow } from '../../src/import/source-rows.js';
-import type { ExportedLink } from '../../src/storage/link-export.js';
+import type { ExportedLink } from '../../src/storage/sql/link-export.js';
 
 const TRIGGERS = ['=', '+', '-', '@', '\t', '\r', "'"];
 

@@ -1,6 +1,6 @@
 // Migration 0005 on every dialect: the click events written before it are rolled up as if written
 // after it (the workspace's rows of every dimension, per quarter hour and per UTC day). The migration
-// keeps its own frozen copy of the SQL, so the rows are spelt out here, not derived from storage/rollups.ts.
+// keeps its own frozen copy of the SQL, so the rows are spelt out here, not derived from storage/sql/rollups.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';

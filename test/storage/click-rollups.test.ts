@@ -3,7 +3,7 @@
 // their links' day figures without losing a click from any total.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { rollUpEvents } from '../../src/storage/rollups.js';
+import { rollUpEvents } from '../../src/storage/sql/rollups.js';
 import type { ClickCountQuery, ClickEvent } from '../../src/storage/stores/analytics.js';
 import { createStoreLink, dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
 

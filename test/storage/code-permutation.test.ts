@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { CODE_ALPHABET, CodePermutation } from '../../src/storage/code-permutation.js';
+import { CODE_ALPHABET, CodePermutation } from '../../src/storage/sql/code-permutation.js';
 
 const permutation = new CodePermutation(randomBytes(32));
 const SPACE_7 = 62 ** 7;

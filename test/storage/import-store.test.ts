@@ -1,4 +1,4 @@
-// The import store on PostgreSQL (src/storage/import-store.ts): its lookups of the rows imported before
+// The import store on PostgreSQL (src/storage/postgres/import-store.ts): its lookups of the rows imported before
 // and of the keys taken are planned from the tables' statistics, which the import refreshes itself as it
 // grows the tables (autovacuum may be late, or off as on this machine).
 import assert from 'node:assert/strict';

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { clashQuery, type KeyOnDomain } from '../../src/storage/coded-ids.js';
 import type { Dialect } from '../../src/storage/connection.js';
 import { type Database, openDatabase } from '../../src/storage/database.js';
-import { permutationOf } from '../../src/storage/link-codes.js';
+import { clashQuery, type KeyOnDomain } from '../../src/storage/postgres/coded-ids.js';
+import { permutationOf } from '../../src/storage/sql/link-codes.js';
 import type { CreateOutcome, LinkRecord } from '../../src/storage/stores/links.js';
 import { useTestApp } from '../support/app.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';

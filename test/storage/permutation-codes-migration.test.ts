@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
-import { permutationOf } from '../../src/storage/link-codes.js';
 import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
+import { permutationOf } from '../../src/storage/sql/link-codes.js';
 import type { Tables } from '../../src/storage/tables.js';
 import { dialects, newLink, openTestDatabase } from '../support/database.js';
 

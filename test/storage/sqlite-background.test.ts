@@ -1,4 +1,4 @@
-// The SQLite background thread runs the typed click write (storage/click-writes.ts) on a
+// The SQLite background thread runs the typed click write (storage/sql/click-writes.ts) on a
 // connection of its own, so the server's event loop does not.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -7,19 +7,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { type Connection, openConnection } from '../../src/storage/connection.js';
 import { openDatabase } from '../../src/storage/database.js';
-import { SqlImportStore } from '../../src/storage/import-store.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { startSqliteBackground } from '../../src/storage/sqlite/background.js';
+import { openSqliteConnection, type SqliteConnection } from '../../src/storage/sqlite/connection.js';
+import { SqliteImportStore } from '../../src/storage/sqlite/import-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('SQLite background thread', () => {
   let t: TestDatabase;
-  let connection: Connection;
+  let connection: SqliteConnection;
   before(async () => {
     t = await openTestDatabase('sqlite');
-    connection = openConnection({ kind: 'sqlite', path: t.url.slice('sqlite:'.length) });
+    connection = openSqliteConnection(t.url.slice('sqlite:'.length));
   });
   after(async () => {
     await connection.close();
@@ -186,7 +186,7 @@ describe('SQLite background thread', () => {
       .executeTakeFirstOrThrow();
     await connection.background!.stop();
     assert.equal(connection.background!.running, false);
-    const outcomes = await new SqlImportStore(connection).write(
+    const outcomes = await new SqliteImportStore(connection).write(
       'fallback-test',
       [
         {
@@ -218,7 +218,7 @@ describe('SQLite background thread', () => {
   it('starts on a new file before the migrations have made its tables, and works once they have', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-background-new-'));
     const file = path.join(dir, 'brief.db');
-    const fresh = openConnection({ kind: 'sqlite', path: file });
+    const fresh = openSqliteConnection(file);
     try {
       const background = fresh.background;
       assert.ok(background);
@@ -240,7 +240,7 @@ describe('SQLite background thread', () => {
   });
 
   it('has none for an in-memory database', async () => {
-    const memory = openConnection({ kind: 'sqlite', path: ':memory:' });
+    const memory = openSqliteConnection(':memory:');
     assert.equal(memory.background, undefined);
     assert.equal(memory.reader, undefined);
     await memory.close();

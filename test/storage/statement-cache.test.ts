@@ -1,10 +1,10 @@
-// Multi-row statements come in a few shapes (storage/batch-shapes.ts), and the prepared-statement
+// Multi-row statements come in a few shapes (storage/sql/batch-shapes.ts), and the prepared-statement
 // cache keeps a bounded number of the long ones: the soak found a thousand shapes, one per batch
 // size, holding a server at 1 GB (decision 0009).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { inPowersOfTwo, paddedList } from '../../src/storage/batch-shapes.js';
+import { inPowersOfTwo, paddedList } from '../../src/storage/sql/batch-shapes.js';
 import { MAX_CACHED_SQL_LENGTH, MAX_LONG_STATEMENTS, withStatementCache } from '../../src/storage/sqlite/statement-cache.js';
 
 const rows = (n: number) => `insert into events (a, b, c, d) values ${Array.from({ length: n }, () => '(?, ?, ?, ?)').join(', ')}`;

@@ -3,14 +3,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { applyClickBatch } from '../click-writes.js';
-import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from '../rollups.js';
+import { applyClickBatch } from '../sql/click-writes.js';
 import type { ClickBatch } from '../stores/clicks.js';
 import type { Tables } from '../tables.js';
 import { type PackedEvents, unpackEvents } from './event-packing.js';
 import { SqliteEventWrites } from './event-writes.js';
 import { SqliteImportBatches } from './import-batches.js';
 import { type PackedImport, unpackImport } from './import-packing.js';
+import { LINK_ROLLUP_EVENTS, rollUpLinkEvents } from './link-rollups.js';
 import { withStatementCache } from './statement-cache.js';
 import { WAL_SIZE_LIMIT_BYTES } from './wal-restart.js';
 import { inThreadTurn } from './write-turns.js';

@@ -1,9 +1,18 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import type { CodePermutation } from '../code-permutation.js';
-import { permutationSync, STORED_CODE, STORED_KEY } from '../link-codes.js';
+import { CodePermutation } from '../sql/code-permutation.js';
+import { STORED_CODE, STORED_KEY } from '../sql/link-codes.js';
 import { RESERVED_KEYS } from '../stores/links.js';
 import type { LinkRow } from '../tables.js';
+
+const SECRET = 'select secret from link_code_secret where id = 1';
+
+/** The permutation of the database's secret, read with a synchronous SQLite connection. */
+export function permutationSync(sqlite: SQLite.Database): CodePermutation {
+  const secret = sqlite.prepare<[], Buffer>(SECRET).pluck().get();
+  if (!secret) throw new Error('No code secret: the database is not migrated');
+  return new CodePermutation(secret);
+}
 
 /**
  * The ids and codes of new links on SQLite's writing connection, inside the write that inserts

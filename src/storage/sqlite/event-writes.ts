@@ -1,12 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { WRITER_RETENTION_MS } from '../click-writes.js';
-import { rollupRows } from '../rollups.js';
+import { WRITER_RETENTION_MS } from '../sql/click-writes.js';
+import { rollupRows } from '../sql/rollups.js';
 import type { ClickEvent, ClickEventBatch } from '../stores/analytics.js';
 import { LinkOwners } from './link-owners.js';
 
 // A batch of click events on SQLite's background thread (background-thread.ts): the same rows as
-// applyEventBatch (click-writes.ts) writes through Kysely, as statements prepared once and run
+// applyEventBatch (sql/click-writes.ts) writes through Kysely, as statements prepared once and run
 // one row at a time. Building and compiling multi-row Kysely queries of 512 rows × 14 columns
 // took more of the thread than SQLite's own work did (bench/event-write-cost.ts).
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // The database holds URLs, comments, password hashes and click events: only the account that
-// runs Brief may open it (issue 31, item 6; decision 0020).
+// runs Brief may open it, so its folder is created 0700 and its files 0600 (decision 0020).
 const PRIVATE_FOLDER = 0o700;
 const PRIVATE_FILE = 0o600;
 /** Any permission for the group or for others. */

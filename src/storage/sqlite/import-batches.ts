@@ -2,7 +2,7 @@
 // statements prepared once, inside a write the caller opened.
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { STORED_KEY } from '../link-codes.js';
+import { STORED_KEY } from '../sql/link-codes.js';
 import { type ImportedLink, type ImportOutcome, placements } from '../stores/imports.js';
 import { SqliteCodedIds } from './coded-ids.js';
 

@@ -33,7 +33,7 @@ type InsertParams = [
 
 /**
  * A link's insert on SQLite's writing connection, as statements prepared once and run
- * synchronously inside the group commit: the same steps as SqlLinkStore.create's Kysely
+ * synchronously inside the group commit: the same steps as PostgresLinkStore.create's Kysely
  * path (the id and its code, insert or nothing, then find out which unique index said no),
  * without building and compiling a query per link, and with the new row made from the values
  * inserted instead of read back.

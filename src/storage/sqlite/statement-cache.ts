@@ -9,7 +9,7 @@ export const MAX_CACHED_SQL_LENGTH = 1024;
 /**
  * Longer SQL is a multi-row statement (a batch of click events, an `in` list over a batch's
  * links), which holds up to ~0.5 MB of native memory that V8 does not see. Batches come in
- * power-of-two sizes (storage/batch-shapes.ts), so a few dozen such shapes exist: at most
+ * power-of-two sizes (storage/sql/batch-shapes.ts), so a few dozen such shapes exist: at most
  * MAX_LONG_STATEMENTS of them are kept, none over MAX_LONG_SQL_LENGTH. A thousand kept
  * shapes of every batch size held a soaking server at 1 GB after ten minutes (decision 0009).
  */

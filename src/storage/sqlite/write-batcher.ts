@@ -17,7 +17,7 @@ type Job<T> = {
  *
  * Used for SQLite, where every commit is an fsync on the one connection. PostgreSQL
  * already groups concurrent commits in its WAL writer, so there a write is a plain
- * transaction on the pool (see connection.ts).
+ * transaction on the pool (see postgres/connection.ts).
  */
 export class WriteBatcher {
   // biome-ignore lint/suspicious/noExplicitAny: one queue holds jobs of every result type; run<T>() keeps each caller typed

@@ -1,9 +1,9 @@
 import type { Insertable, Kysely } from 'kysely';
+import type { ClickEvent, ClickEventBatch } from '../stores/analytics.js';
+import type { ClickBatch } from '../stores/clicks.js';
+import type { ClickEventTable, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import { rollupRows } from './rollups.js';
-import type { ClickEvent, ClickEventBatch } from './stores/analytics.js';
-import type { ClickBatch } from './stores/clicks.js';
-import type { ClickEventTable, Tables } from './tables.js';
 
 /** How long a writer's last number is kept after its last batch (a retry comes long before). */
 export const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -29,7 +29,7 @@ export async function applyClickBatch(trx: Kysely<Tables>, { writer, seq, clicks
  * Applies one batch of click events inside the caller's transaction, at most once per writer
  * and number: the events with their link's account, and the workspace rollups they add to
  * (rollups.ts), those of the `link_id` dimension only with `links` (PostgreSQL; SQLite rolls
- * them up afterwards, rollUpLinkEvents). Run by the server's connection; the SQLite background
+ * them up afterwards, sqlite/link-rollups.ts). Run by the server's connection; the SQLite background
  * thread writes the same rows with prepared statements (sqlite/event-writes.ts).
  */
 export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatch, { links }: { links: boolean }): Promise<void> {

@@ -1,5 +1,5 @@
-import type { Connection } from './connection.js';
-import type { ServerSettingsStore } from './stores/server-settings.js';
+import type { Connection } from '../connection.js';
+import type { ServerSettingsStore } from '../stores/server-settings.js';
 
 export class SqlServerSettingsStore implements ServerSettingsStore {
   constructor(private readonly connection: Connection) {}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Connection } from './connection.js';
-import type { PasswordResetRecord, PasswordStore } from './stores/passwords.js';
+import type { Connection } from '../connection.js';
+import type { PasswordResetRecord, PasswordStore } from '../stores/passwords.js';
 
 export class SqlPasswordStore implements PasswordStore {
   constructor(private readonly connection: Connection) {}

@@ -1,97 +1,11 @@
-// `brief import` (decision 0025): links written a batch at a time, each with a note of the row it came
-// from (link_imports), so a second run skips what the first imported. One batch is one short write:
-// on SQLite (sqlite/import-batches.ts) one transaction of the background thread when the import is alone on the
-// file, else one group commit of this connection; on PostgreSQL one transaction.
+// `brief import` on PostgreSQL (decision 0025): a chunk of rows in a few statements, each list one
+// array parameter (unnest, = any), and the rows a chunk could not place the one-row way.
 import { type Kysely, sql } from 'kysely';
-import type { CodePermutation } from './code-permutation.js';
+import type { CodePermutation } from '../sql/code-permutation.js';
+import { IS_STORED_KEY } from '../sql/link-codes.js';
+import { type ImportedLink, type ImportOutcome, type Placement, placements } from '../stores/imports.js';
+import type { Tables } from '../tables.js';
 import { anyClash, codedHolderIn, codeHeld, nextIds } from './coded-ids.js';
-import type { Connection } from './connection.js';
-import { permutationOf, STORED_KEY } from './link-codes.js';
-import { type ImportBatch, SqliteImportBatches } from './sqlite/import-batches.js';
-import { type ImportedLink, type ImportOutcome, type ImportStore, type Placement, placements } from './stores/imports.js';
-import type { Tables } from './tables.js';
-
-export class SqlImportStore implements ImportStore {
-  private sqliteBatches: SqliteImportBatches | undefined;
-  /** PostgreSQL: links this store has imported, and how many it had at its last ANALYZE (refreshStatistics). */
-  private imported = 0;
-  private importedAtAnalyze = 0;
-
-  constructor(private readonly connection: Connection) {}
-
-  write(
-    source: string,
-    links: readonly ImportedLink[],
-    codeLength: (domain: string) => number,
-    dryRun: boolean,
-    alone = false,
-  ): Promise<ImportOutcome[]> {
-    const { writeSqlite, background } = this.connection;
-    if (writeSqlite) {
-      const batch: ImportBatch = { source, links, codeLengths: lengthsOn(links, codeLength), dryRun };
-      // Alone on the file, on the background thread (its own connection): this thread reads and checks
-      // the next batch's rows meanwhile, so the two halves of the work overlap and the lock is hardly
-      // ever free. With a server on the file, written here between reads, which leaves the lock free
-      // about half the time: SQLite's busy wait only polls, so a server's write would otherwise wait
-      // seconds behind batches written back to back.
-      if (alone && background?.running) return background.importLinks(batch);
-      return writeSqlite((sqlite) => {
-        this.sqliteBatches ??= new SqliteImportBatches(sqlite);
-        return this.sqliteBatches.write(batch);
-      });
-    }
-    return this.writePostgres(source, links, codeLength, dryRun);
-  }
-
-  private async writePostgres(
-    source: string,
-    links: readonly ImportedLink[],
-    codeLength: (domain: string) => number,
-    dryRun: boolean,
-  ): Promise<ImportOutcome[]> {
-    const codes = await permutationOf(this.connection.db);
-    const outcomes = await this.connection.write(async (db) => {
-      if (dryRun) await sql`savepoint import_dry`.execute(db);
-      const written: ImportOutcome[] = [];
-      for (let at = 0; at < links.length; at += SET_CHUNK) {
-        written.push(...(await writeRows(db, codes, source, links.slice(at, at + SET_CHUNK), codeLength)));
-      }
-      if (dryRun) await sql`rollback to savepoint import_dry`.execute(db);
-      return written;
-    });
-    if (!dryRun) {
-      this.imported += outcomes.filter((outcome) => 'imported' in outcome).length;
-      await this.refreshStatistics();
-    }
-    return outcomes;
-  }
-
-  /**
-   * PostgreSQL plans a batch's lookups (the rows imported before, the keys taken) from its statistics of
-   * the tables, which autovacuum refreshes a minute or more later, and never where it is off. Planned on
-   * the figures of a small table, the lookup of 2,000 rows imported before read every row of the source
-   * instead (4,468 links/s at 700,000 links; 19,160 just after an ANALYZE). So an import refreshes them
-   * itself each time it has doubled what it wrote, from 10,000 links on: about seven times in a million,
-   * each under half a second. Without the right to (not the tables' owner), it goes on as it is.
-   */
-  private async refreshStatistics(): Promise<void> {
-    if (this.imported < Math.max(ANALYZE_FIRST, 2 * this.importedAtAnalyze)) return;
-    this.importedAtAnalyze = this.imported;
-    await sql`analyze link_imports, links`.execute(this.connection.db).catch(() => undefined);
-  }
-}
-
-function lengthsOn(links: readonly ImportedLink[], codeLength: (domain: string) => number): Record<string, number> {
-  const lengths: Record<string, number> = {};
-  for (const { domain } of links) lengths[domain] ??= codeLength(domain);
-  return lengths;
-}
-
-/** Rows a chunk on PostgreSQL: a chunk with a clash goes the one-row way whole, so it stays small. */
-const SET_CHUNK = 2000;
-
-/** Links imported before PostgreSQL's statistics are first refreshed (SqlImportStore.refreshStatistics). */
-const ANALYZE_FIRST = 10_000;
 
 /**
  * PostgreSQL: a chunk in a few statements instead of four a row. The rows imported before are read in one
@@ -100,7 +14,7 @@ const ANALYZE_FIRST = 10_000;
  * away, or any row of a chunk with a clash, goes the one-row way (writeRow), which tells a taken key from
  * a taken code.
  */
-async function writeRows(
+export async function writeRows(
   db: Kysely<Tables>,
   codes: CodePermutation,
   source: string,
@@ -260,7 +174,7 @@ async function writeRow(
         .select('id')
         .where('domain', '=', link.domain)
         .where('key', '=', values.key)
-        .where(sql<boolean>`${sql.raw(STORED_KEY)}`)
+        .where(IS_STORED_KEY)
         .executeTakeFirst();
       if (holder) return { keyTaken: true };
       continue; // the kept code alone was taken (on another domain)

@@ -1,64 +1,26 @@
-import { type RawBuilder, sql } from 'kysely';
-import { applyEventBatch } from './click-writes.js';
-import type { Connection } from './connection.js';
-import {
-  ALL_DIMENSIONS,
-  DAY_MS,
-  eventValue,
-  LATE_DIMENSION,
-  LINK_ROLLUP_EVENTS,
-  QUARTER_MS,
-  type RollupDimension,
-  type RollupPeriod,
-  rollUpEvents,
-  rollUpLinkEvents,
-} from './rollups.js';
-import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from './stores/analytics.js';
-
-/** The first key of the advisory lock that serializes the expiry of one account's events (PostgreSQL). */
-const EXPIRY_LOCK = 0x0b51ef;
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Connection } from '../connection.js';
+import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from '../stores/analytics.js';
+import type { Tables } from '../tables.js';
+import { ALL_DIMENSIONS, DAY_MS, eventValue, QUARTER_MS, type RollupDimension, type RollupPeriod, rollUpEvents } from './rollups.js';
 
 const floorDay = (t: number) => t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
 const ceilDay = (t: number) => floorDay(t + DAY_MS - 1);
 
 /**
- * Click events and their rollups (storage/rollups.ts). A workspace's figures come from its
- * rollups (quarter hours at the edges of a range, whole days inside it), so they cost the same
- * however many events there are; one link's figures come from its events and, before the
- * retention cut-off, its day rows.
+ * Click events and their rollups (sql/rollups.ts), the queries the same on both dialects. A
+ * workspace's figures come from its rollups (quarter hours at the edges of a range, whole days inside
+ * it), so they cost the same however many events there are; one link's figures come from its events
+ * and, before the retention cut-off, its day rows. How events are written is each dialect's own
+ * (sqlite/analytics-store.ts, postgres/analytics-store.ts).
  */
-export class SqlAnalyticsStore implements AnalyticsStore {
-  constructor(private readonly connection: Connection) {}
+export abstract class SqlAnalyticsStore<C extends Connection = Connection> implements AnalyticsStore {
+  constructor(protected readonly connection: C) {}
 
-  add(batch: ClickEventBatch): Promise<void> {
-    const { background } = this.connection;
-    // Off the event loop when there is a background thread (SQLite files): under cache-missing
-    // redirect load every event touches random index pages, as click increments do.
-    if (background?.running) return background.addEvents(batch);
-    return this.connection.write((trx) => applyEventBatch(trx, batch, { links: !this.linksLate }));
-  }
+  abstract add(batch: ClickEventBatch): Promise<void>;
 
-  /** SQLite: the link_id rows are rolled up from the stored events afterwards (rollUpLinkEvents). */
-  private get linksLate(): boolean {
-    return this.connection.dialect === 'sqlite';
-  }
-
-  /**
-   * SQLite: counts the events the link_id rows lack yet, on the background thread when there is
-   * one, else (or should the thread fail) on the server's connection: the mark makes it the same.
-   */
-  private async rollUpLinks(): Promise<void> {
-    if (!this.linksLate) return;
-    const { background } = this.connection;
-    if (background?.running) {
-      try {
-        return await background.rollUpLinks();
-      } catch {
-        // The thread exited, or its catch-up failed: once more here.
-      }
-    }
-    while (await this.connection.write((trx) => rollUpLinkEvents(trx, LINK_ROLLUP_EVENTS)));
-  }
+  /** What orders the values of one count after their clicks: code point order on both dialects. */
+  protected abstract readonly valueOrder: RawBuilder<unknown>;
 
   async humanClicksBySlot(query: ClickCountQuery): Promise<ClickSlot[]> {
     const parts = this.parts(query, 'clicks', true);
@@ -67,8 +29,7 @@ export class SqlAnalyticsStore implements AnalyticsStore {
     return rows.rows.map((row) => ({ start: Number(row.start), clicks: Number(row.clicks) }));
   }
 
-  async topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]> {
-    if (column === LATE_DIMENSION && query.linkId === undefined) await this.rollUpLinks();
+  topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]> {
     return this.counts(query, column, limit);
   }
 
@@ -86,32 +47,29 @@ export class SqlAnalyticsStore implements AnalyticsStore {
   }
 
   async expire(cutoff: number): Promise<void> {
-    await this.rollUpLinks(); // before the events go
     const accounts = await this.connection.db.selectFrom('accounts').select('id').execute();
     // One short transaction per account: on SQLite, every other write waits for the one running.
-    for (const { id } of accounts) {
-      await this.connection.write(async (trx) => {
-        // Two instances expiring one account at once would both roll up the same events before either
-        // deletes them (read committed): the second waits here, then finds them gone.
-        if (this.connection.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EXPIRY_LOCK}, ${id})`.execute(trx);
-        await rollUpEvents(trx, { accountId: id, to: cutoff, perLink: true });
-        await trx.deleteFrom('click_events').where('account_id', '=', id).where('time', '<', cutoff).execute();
-        await trx
-          .deleteFrom('click_rollups')
-          .where('account_id', '=', id)
-          .where('link_id', '=', 0)
-          .where('period', '=', 'quarter')
-          .where('dimension', 'in', [...ALL_DIMENSIONS])
-          .where('start', '<', cutoff)
-          .execute();
-      });
-    }
+    for (const { id } of accounts) await this.connection.write((trx) => this.expireAccount(trx, id, cutoff));
+  }
+
+  /** In its own transaction: one account's events before the cut-off rolled up into per-link day rows, then removed. */
+  protected async expireAccount(trx: Kysely<Tables>, id: number, cutoff: number): Promise<void> {
+    await rollUpEvents(trx, { accountId: id, to: cutoff, perLink: true });
+    await trx.deleteFrom('click_events').where('account_id', '=', id).where('time', '<', cutoff).execute();
+    await trx
+      .deleteFrom('click_rollups')
+      .where('account_id', '=', id)
+      .where('link_id', '=', 0)
+      .where('period', '=', 'quarter')
+      .where('dimension', 'in', [...ALL_DIMENSIONS])
+      .where('start', '<', cutoff)
+      .execute();
   }
 
   /** Clicks per value of a dimension in the range, most first, then by value (code point order). */
   private async counts(query: ClickCountQuery, dimension: RollupDimension, limit?: number): Promise<TopCount[]> {
     const parts = this.parts(query, dimension, false);
-    const order = this.connection.dialect === 'postgres' ? sql`value collate "C"` : sql`value`;
+    const order = this.valueOrder;
     const rows = await sql<{ value: string; clicks: number }>`
       select value, sum(clicks) as clicks from (${sql.join(parts, sql` union all `)}) as parts
       group by value order by sum(clicks) desc, ${order}${limit === undefined ? sql`` : sql` limit ${limit}`}`.execute(this.connection.db);

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Connection } from './connection.js';
+import type { Connection } from '../connection.js';
+import type { Challenge, ChallengePurpose, NewPasskey, PasskeyRecord, PasskeyStore } from '../stores/passkeys.js';
+import type { PasskeyRow, Tables } from '../tables.js';
 import { canSignIn, claimInvitation, TakenEmail } from './memberships.js';
-import { emailKey } from './people-store.js';
-import type { Challenge, ChallengePurpose, NewPasskey, PasskeyRecord, PasskeyStore } from './stores/passkeys.js';
-import type { PasskeyRow, Tables } from './tables.js';
+import { emailKey } from './users.js';
 
 const toPasskey = (row: PasskeyRow): PasskeyRecord => ({
   id: row.id,
@@ -18,6 +18,7 @@ const toPasskey = (row: PasskeyRow): PasskeyRecord => ({
   lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
 });
 
+/** Passkeys and their challenges, in the same SQL on both dialects. */
 export class SqlPasskeyStore implements PasskeyStore {
   constructor(private readonly connection: Connection) {}
 

@@ -1,7 +1,6 @@
-import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { Tables } from '../tables.js';
 import { CodePermutation } from './code-permutation.js';
-import type { Tables } from './tables.js';
 
 // The partial unique indexes of migration 0012, as their conditions read: a query uses one only
 // when it names the condition literally.
@@ -9,15 +8,10 @@ import type { Tables } from './tables.js';
 export const STORED_KEY = '(slug is not null or coded = false)';
 /** Rows in `links_code`: codes stored before codes were made from ids. */
 export const STORED_CODE = 'coded = false';
-
-const SECRET = 'select secret from link_code_secret where id = 1';
-
-/** The permutation of the database's secret, read with a synchronous SQLite connection. */
-export function permutationSync(sqlite: SQLite.Database): CodePermutation {
-  const secret = sqlite.prepare<[], Buffer>(SECRET).pluck().get();
-  if (!secret) throw new Error('No code secret: the database is not migrated');
-  return new CodePermutation(secret);
-}
+/** STORED_KEY as a condition of a Kysely query, written out literally. */
+export const IS_STORED_KEY = sql<boolean>`${sql.raw(STORED_KEY)}`;
+/** STORED_CODE as a condition of a Kysely query, written out literally. */
+export const IS_STORED_CODE = sql<boolean>`${sql.raw(STORED_CODE)}`;
 
 /** The permutation of the database's secret, read through Kysely (PostgreSQL, or SQLite in memory). */
 export async function permutationOf(db: Kysely<Tables>): Promise<CodePermutation> {

@@ -1,7 +1,8 @@
+import type { Connection } from '../connection.js';
+import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from '../stores/domains.js';
+import type { DomainRow } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
-import type { Connection } from './connection.js';
-import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from './stores/domains.js';
-import type { DomainRow } from './tables.js';
+import type { WorkspaceLocks } from './workspace-locks.js';
 
 const COLUMNS = [
   'hostname',
@@ -32,8 +33,12 @@ const settingColumns = (settings: Partial<DomainSettings>) => ({
   ...(settings.notFoundRedirectUrl !== undefined && { not_found_redirect_url: settings.notFoundRedirectUrl }),
 });
 
+/** Domains, in the same SQL on both dialects. */
 export class SqlDomainStore implements DomainStore {
-  constructor(private readonly connection: Connection) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly locks: WorkspaceLocks,
+  ) {}
 
   async all(): Promise<StoredDomain[]> {
     const rows = await this.connection.db.selectFrom('domains').select(COLUMNS).execute();
@@ -69,14 +74,8 @@ export class SqlDomainStore implements DomainStore {
   add(domain: NewDomain, maxOfAccount?: number): Promise<'added' | 'taken' | 'limit'> {
     return this.connection.write(async (db) => {
       if (maxOfAccount !== undefined && domain.accountId !== null) {
-        // PostgreSQL: the owner's row locked, so two claims of one account count one after the other
-        // (SQLite's writes already run one at a time).
-        await db
-          .selectFrom('accounts')
-          .select('id')
-          .where('id', '=', domain.accountId)
-          .$if(this.connection.dialect === 'postgres', (query) => query.forUpdate())
-          .execute();
+        // Two claims of one account count one after the other.
+        await this.locks.lockWorkspace(db, domain.accountId);
         const owned = await db
           .selectFrom('domains')
           .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -1,7 +1,8 @@
-// Every live link with what an export shows of it (issue 28, item 5), read in pages of increasing
-// id (keyset): constant memory on both dialects, and no read transaction held across the whole run.
+// Every live link with what `brief export` shows of it (whether it has a password, never the hash), read
+// in pages of increasing id (keyset): constant memory on both dialects, and no read transaction held across
+// the whole run.
 import { sql } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 
 export interface ExportedLink {
   domain: string;

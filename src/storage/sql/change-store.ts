@@ -1,5 +1,5 @@
-import type { Connection } from './connection.js';
-import type { LinkChange, LinkChangeStore } from './stores/changes.js';
+import type { Connection } from '../connection.js';
+import type { LinkChange, LinkChangeStore } from '../stores/changes.js';
 
 export class SqlLinkChangeStore implements LinkChangeStore {
   constructor(private readonly connection: Connection) {}

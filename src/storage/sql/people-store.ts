@@ -1,5 +1,16 @@
-import type { Kysely } from 'kysely';
-import type { Connection } from './connection.js';
+import type { Connection } from '../connection.js';
+import type {
+  InvitationRecord,
+  MembershipRecord,
+  NewInvitation,
+  NewUser,
+  PeopleStore,
+  RoleName,
+  SessionRecord,
+  UserCredentials,
+  UserRecord,
+} from '../stores/people.js';
+import { ROLE_NAMES } from '../stores/people.js';
 import {
   addMembership,
   canSignIn,
@@ -11,33 +22,15 @@ import {
   soleOwnerships,
   TakenEmail,
 } from './memberships.js';
-import type {
-  InvitationRecord,
-  MembershipRecord,
-  NewInvitation,
-  NewUser,
-  PeopleStore,
-  RoleName,
-  SessionRecord,
-  UserCredentials,
-  UserRecord,
-} from './stores/people.js';
-import { ROLE_NAMES } from './stores/people.js';
-import type { Tables, UserRow } from './tables.js';
+import { emailKey, insertUser, toUser } from './users.js';
+import type { WorkspaceLocks } from './workspace-locks.js';
 
-const toUser = (row: UserRow): UserRecord => ({
-  id: row.id,
-  email: row.email,
-  displayName: row.display_name,
-  hasPassword: row.password_hash !== null,
-  createdAt: row.created_at,
-});
-
-/** Emails are one user whatever their case. */
-export const emailKey = (email: string): string => email.toLowerCase();
-
+/** People, their memberships, sessions and invitations, in the same SQL on both dialects. */
 export class SqlPeopleStore implements PeopleStore {
-  constructor(private readonly connection: Connection) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly locks: WorkspaceLocks,
+  ) {}
 
   async createUser(user: NewUser, accountId: number, role: RoleName): Promise<UserRecord | undefined> {
     return this.connection.write(async (db) => {
@@ -107,7 +100,7 @@ export class SqlPeopleStore implements PeopleStore {
 
   async removeUser(id: number): Promise<'removed' | 'missing' | { lastOwnerOf: string[] }> {
     return this.connection.write(async (db) => {
-      const lastOwnerOf = await soleOwnerships(this.connection, db, id);
+      const lastOwnerOf = await soleOwnerships(this.locks, db, id);
       if (lastOwnerOf.length > 0) return { lastOwnerOf };
       // Explicitly, not only by cascade: SQLite enforces foreign keys per connection.
       await db.deleteFrom('sessions').where('user_id', '=', id).execute();
@@ -149,7 +142,7 @@ export class SqlPeopleStore implements PeopleStore {
     role: RoleName | null,
     check: (current: RoleName) => void,
   ): Promise<'changed' | 'missing' | 'last-owner'> {
-    return changeMembership(this.connection, accountId, userId, role, check);
+    return changeMembership(this.connection, this.locks, accountId, userId, role, check);
   }
 
   async addSession(session: { idHash: string; userId: number; accountId: number; now: number }): Promise<void> {
@@ -195,7 +188,7 @@ export class SqlPeopleStore implements PeopleStore {
   async addInvitation(invitation: NewInvitation): Promise<InvitationRecord | undefined> {
     const row = await this.connection.write(async (db) => {
       if (invitation.createdBy !== null) {
-        const held = await roleHeldFor(this.connection, db, invitation.accountId, invitation.createdBy);
+        const held = await roleHeldFor(this.locks, db, invitation.accountId, invitation.createdBy);
         if (held === undefined || ROLE_NAMES.indexOf(held) < ROLE_NAMES.indexOf(invitation.role)) return undefined;
       }
       return db
@@ -288,19 +281,4 @@ export class SqlPeopleStore implements PeopleStore {
         throw error;
       });
   }
-}
-
-function insertUser(db: Kysely<Tables>, user: NewUser): Promise<UserRow | undefined> {
-  return db
-    .insertInto('users')
-    .values({
-      email: user.email,
-      email_key: emailKey(user.email),
-      display_name: user.displayName,
-      password_hash: user.passwordHash,
-      created_at: Date.now(),
-    })
-    .onConflict((oc) => oc.column('email_key').doNothing())
-    .returningAll()
-    .executeTakeFirst();
 }

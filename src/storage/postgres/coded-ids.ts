@@ -1,14 +1,11 @@
 import { type Kysely, sql } from 'kysely';
-import type { CodePermutation } from './code-permutation.js';
-import { STORED_CODE, STORED_KEY } from './link-codes.js';
-import { RESERVED_KEYS } from './stores/links.js';
-import type { LinkRow, Tables } from './tables.js';
+import type { CodePermutation } from '../sql/code-permutation.js';
+import { IS_STORED_CODE, IS_STORED_KEY } from '../sql/link-codes.js';
+import { RESERVED_KEYS } from '../stores/links.js';
+import type { LinkRow, Tables } from '../tables.js';
 
 // New links' ids and codes on PostgreSQL (decision 0026), for links and imports alike; SQLite's are in
 // sqlite/coded-ids.ts. The ids come from the table's sequence, so instances never share one.
-
-const IS_STORED_KEY = sql<boolean>`${sql.raw(STORED_KEY)}`;
-const IS_STORED_CODE = sql<boolean>`${sql.raw(STORED_CODE)}`;
 
 /** The next `count` ids of PostgreSQL's sequence: every instance takes its own, so no two make one code. */
 export async function nextIds(db: Kysely<Tables>, count: number): Promise<number[]> {

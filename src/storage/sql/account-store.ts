@@ -1,7 +1,8 @@
-import type { Connection } from './connection.js';
+import type { Connection } from '../connection.js';
+import type { AccountRecord, AccountStore, LiveToken, NewToken, TokenRecord } from '../stores/accounts.js';
+import type { AccountRow, RoleName, TokenRow } from '../tables.js';
 import { roleHeldFor } from './memberships.js';
-import type { AccountRecord, AccountStore, LiveToken, NewToken, TokenRecord } from './stores/accounts.js';
-import type { AccountRow, RoleName, TokenRow } from './tables.js';
+import type { WorkspaceLocks } from './workspace-locks.js';
 
 /** Scopes are stored space-separated; null is every scope. */
 const storedScopes = (scopes: readonly string[] | null): string | null => (scopes === null ? null : scopes.join(' '));
@@ -24,8 +25,12 @@ const toToken = (row: TokenRow & { maker_email: string | null; maker_role: RoleN
   makerRole: row.maker_role,
 });
 
+/** Accounts (workspaces) and their tokens, in the same SQL on both dialects. */
 export class SqlAccountStore implements AccountStore {
-  constructor(private readonly connection: Connection) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly locks: WorkspaceLocks,
+  ) {}
 
   async create(name: string): Promise<AccountRecord | undefined> {
     const row = await this.connection.write((db) =>
@@ -56,7 +61,7 @@ export class SqlAccountStore implements AccountStore {
 
   async addToken(token: NewToken): Promise<TokenRecord | undefined> {
     const id = await this.connection.write(async (db) => {
-      if (token.createdBy !== null && (await roleHeldFor(this.connection, db, token.accountId, token.createdBy)) === undefined) return undefined;
+      if (token.createdBy !== null && (await roleHeldFor(this.locks, db, token.accountId, token.createdBy)) === undefined) return undefined;
       const row = await db
         .insertInto('tokens')
         .values({

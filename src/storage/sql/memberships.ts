@@ -1,9 +1,11 @@
 // Memberships of people in workspaces (decision 0028): one added, a role changed or a member removed without
-// ever leaving a workspace with no owner, and an invitation claimed once; on both dialects.
-import { type Kysely, sql } from 'kysely';
-import type { Connection } from './connection.js';
-import { ROLE_NAMES, type RoleName } from './stores/people.js';
-import type { Tables } from './tables.js';
+// ever leaving a workspace with no owner, and an invitation claimed once; on both dialects, each with its
+// own way of making writes about one workspace take turns (WorkspaceLocks).
+import type { Kysely } from 'kysely';
+import type { Connection } from '../connection.js';
+import { ROLE_NAMES, type RoleName } from '../stores/people.js';
+import type { Tables } from '../tables.js';
+import type { WorkspaceLocks } from './workspace-locks.js';
 
 export function addMembership(connection: Connection, userId: number, accountId: number, role: RoleName): Promise<'added' | 'member'> {
   return connection.write(async (db) => {
@@ -19,15 +21,16 @@ export function addMembership(connection: Connection, userId: number, accountId:
 
 export function changeMembership(
   connection: Connection,
+  locks: WorkspaceLocks,
   accountId: number,
   userId: number,
   role: RoleName | null,
   check: (current: RoleName) => void,
 ): Promise<'changed' | 'missing' | 'last-owner'> {
   return connection.write(async (db) => {
-    // PostgreSQL: the workspace's row lock makes concurrent changes of its members take turns, so two
-    // owners demoting each other at once cannot both see the other still there. SQLite has one writer.
-    if (connection.dialect === 'postgres') await sql`select id from accounts where id = ${accountId} for update`.execute(db);
+    // Concurrent changes of the workspace's members take turns, so two owners demoting each other at
+    // once cannot both see the other still there.
+    await locks.lockWorkspace(db, accountId);
     const current = await db
       .selectFrom('memberships')
       .select('role')
@@ -83,28 +86,24 @@ function pendingInvitationsBy(db: Kysely<Tables>, userId: number, accountId: num
 
 /**
  * A person's role in a workspace, read in the caller's write before it records something they make (a
- * token, an invitation). On PostgreSQL it holds the workspace's row lock shared, so a removal or a role
- * lowered (changeMembership's lock) waits for that write, and its revocation sees what it made; SQLite has
- * one writer.
+ * token, an invitation). It holds the workspace shared (WorkspaceLocks.shareWorkspace), so a removal or a
+ * role lowered (changeMembership's lock) waits for that write, and its revocation sees what it made.
  */
-export async function roleHeldFor(connection: Connection, db: Kysely<Tables>, accountId: number, userId: number): Promise<RoleName | undefined> {
-  if (connection.dialect === 'postgres') await sql`select id from accounts where id = ${accountId} for share`.execute(db);
+export async function roleHeldFor(locks: WorkspaceLocks, db: Kysely<Tables>, accountId: number, userId: number): Promise<RoleName | undefined> {
+  await locks.shareWorkspace(db, accountId);
   const row = await db.selectFrom('memberships').select('role').where('user_id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
   return row?.role;
 }
 
 /**
  * The names of the workspaces whose only owner the user is, in the caller's write: a person removed
- * must not leave one without an owner. On PostgreSQL it takes the row locks of every workspace the user
- * belongs to first, as changeMembership does, so two owners removed at once cannot both see the other
- * still there, and no token or invitation of theirs is made in one behind the removal (roleHeldFor).
+ * must not leave one without an owner. It locks every workspace the user belongs to first, as
+ * changeMembership does, so two owners removed at once cannot both see the other still there, and no
+ * token or invitation of theirs is made in one behind the removal (roleHeldFor).
  */
-export async function soleOwnerships(connection: Connection, db: Kysely<Tables>, userId: number): Promise<string[]> {
+export async function soleOwnerships(locks: WorkspaceLocks, db: Kysely<Tables>, userId: number): Promise<string[]> {
   const owned = db.selectFrom('memberships').select('account_id').where('user_id', '=', userId).where('role', '=', 'owner');
-  if (connection.dialect === 'postgres') {
-    const joined = db.selectFrom('memberships').select('account_id').where('user_id', '=', userId);
-    await db.selectFrom('accounts').select('id').where('id', 'in', joined).orderBy('id').forUpdate().execute();
-  }
+  await locks.lockWorkspacesOf(db, userId);
   const alone = await db
     .selectFrom('memberships')
     .innerJoin('accounts', 'accounts.id', 'memberships.account_id')

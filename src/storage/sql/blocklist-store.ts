@@ -1,5 +1,5 @@
-import type { Connection } from './connection.js';
-import type { BlockedHost, BlocklistStore } from './stores/blocklist.js';
+import type { Connection } from '../connection.js';
+import type { BlockedHost, BlocklistStore } from '../stores/blocklist.js';
 
 export class SqlBlocklistStore implements BlocklistStore {
   constructor(private readonly connection: Connection) {}

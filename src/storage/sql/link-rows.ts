@@ -1,0 +1,44 @@
+import type { LinkRecord, LinkTarget } from '../stores/links.js';
+import type { LinkRow } from '../tables.js';
+
+// A links row as the features see it, on both dialects (the SQLite statements prepared once read the same rows).
+
+export function toLinkRecord(row: LinkRow): LinkRecord {
+  return {
+    id: row.id,
+    code: row.code,
+    domain: row.domain,
+    key: row.key,
+    slug: row.slug,
+    url: row.url,
+    title: row.title,
+    accountId: row.account_id,
+    status: row.status,
+    createdAt: row.created_at,
+    deletedAt: row.deleted_at,
+    comment: row.comment,
+    passwordHash: row.password_hash,
+    expiresAt: row.expires_at,
+    updatedAt: row.updated_at,
+    reusable: Boolean(row.reusable),
+    forwardQuery: Boolean(row.forward_query),
+  };
+}
+
+/** The columns a redirect needs. */
+export const TARGET_COLUMNS = ['id', 'url', 'status', 'password_hash', 'expires_at', 'forward_query'] as const;
+export type TargetRow = Pick<LinkRow, (typeof TARGET_COLUMNS)[number]>;
+
+/**
+ * A target; a guard only when the link has a password or an expiry, and `forwardQuery` only when it is off, so
+ * ordinary targets keep one shape.
+ */
+export function toTarget(row: TargetRow | undefined): LinkTarget | null {
+  if (!row) return null;
+  const blocked = row.status === 'blocked';
+  const target: LinkTarget =
+    row.password_hash === null && row.expires_at === null
+      ? { id: row.id, url: row.url, blocked }
+      : { id: row.id, url: row.url, blocked, guard: { passwordHash: row.password_hash, expiresAt: row.expires_at } };
+  return row.forward_query ? target : { ...target, forwardQuery: false };
+}
