@@ -1,17 +1,24 @@
+// API tokens (decisions 0028 and 0029): made by the operator (`brief token`) or through the API, listed,
+// revoked, and turned back into a caller at every request that presents one. A token is stored by its hash
+// only; it acts with the role it was made with, capped by its maker's role now, narrowed by its scopes.
+import { type AccountService, ANONYMOUS_ACCOUNT } from '../accounts/account-service.js';
+import { type Caller, makerOf, mayReadEmails } from '../accounts/caller.js';
+import { workspaceUuid } from '../accounts/ids.js';
+import { atLeast, lowerRole, parseRole, type Role, requireRole } from '../accounts/roles.js';
+import type { Scope } from '../accounts/scopes.js';
 import { BriefError } from '../errors.js';
-import type { AccountRecord, AccountStore, TokenMaker, TokenRecord } from '../storage/stores/accounts.js';
-import { workspaceUuid } from './ids.js';
-import { atLeast, lowerRole, parseRole, type Role, requireRole } from './roles.js';
-import { checkScopesForRole, knownScopes, missingScopes, parseScopes, type Scope, scopesHeld } from './scopes.js';
-import { generateToken, hashToken } from './tokens.js';
+import type { AccountStore, TokenMaker, TokenRecord } from '../storage/stores/accounts.js';
+import { checkScopesForRole, knownScopes, parseScopes, scopesHeld } from './token-scopes.js';
+import { generateToken, hashToken } from './token-secrets.js';
 
-export const ANONYMOUS_ACCOUNT = 'anonymous';
-const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/;
 const DAY_MS = 86_400_000;
 /** A token's last use is written at most once a minute: a request does not wait on a write for it. */
 const LAST_USED_STEP_MS = 60_000;
 const TOKEN_NAME_MAX = 100;
 const TOUCHED_MAX = 10_000;
+
+/** What tokens are kept in: the accounts' store (a token belongs to its account), and the account's name for the web app's header. */
+export type TokenStore = Pick<AccountStore, 'addToken' | 'tokensOf' | 'revokeToken' | 'tokenByHash' | 'touchToken' | 'byId'>;
 
 /** A token as its owner sees it (never its secret nor its hash). */
 export interface TokenView {
@@ -58,61 +65,14 @@ const toView = (record: TokenRecord, showEmails: boolean): TokenView => {
   };
 };
 
-/** Whether a caller may read people's emails: a person (sessions have no scopes), or a token holding members:read. */
-export const mayReadEmails = (caller: Pick<Caller, 'scopes'>): boolean => missingScopes(caller.scopes, 'members:read').length === 0;
-
-/** Who a caller acts for when it makes something (a token, an invitation): the person, a token's maker, or null (the operator). */
-export const makerOf = (caller: Caller): number | null => caller.userId ?? caller.maker ?? null;
-
-/** Who is making a request. */
-export interface Caller {
-  readonly accountId: number;
-  readonly anonymous: boolean;
-  /** The bearer token the caller presented (its row id: rate limits count per token); none for the anonymous account. */
-  readonly tokenId?: number;
-  /** What the caller's token may do (accounts/scopes.ts); absent without a token, where scopes do not apply. */
-  readonly scopes?: readonly Scope[];
-  /**
-   * The caller's role in the workspace (accounts/roles.ts); a token's is the role it was made with, capped by its
-   * maker's role now. None: every right (the server's own callers).
-   */
-  readonly role?: Role;
-  /** The signed-in person, when a session cookie (not a token) authenticated the call. */
-  readonly userId?: number;
-  /** The person who made the presented token, whose rights cap it; null: the operator. Absent without a token. */
-  readonly maker?: number | null;
-}
-
-export class AccountService {
-  private anonymousId: number | undefined;
+export class TokenService {
   /** When this process last wrote each token's last use. */
   private readonly touched = new Map<number, number>();
 
-  constructor(private readonly store: AccountStore) {}
-
-  async anonymousCaller(): Promise<Caller> {
-    this.anonymousId ??= (await this.byName(ANONYMOUS_ACCOUNT)).id;
-    return { accountId: this.anonymousId, anonymous: true };
-  }
-
-  async create(name: string): Promise<AccountRecord> {
-    if (!ACCOUNT_NAME.test(name)) {
-      throw BriefError.invalid('name', 'regex', 'Account names are 1-64 letters, digits, "_", ".", "@" or "-", starting with a letter or digit');
-    }
-    const account = await this.store.create(name);
-    if (!account) throw BriefError.invalid('name', 'unique', `Account "${name}" already exists`);
-    return account;
-  }
-
-  async byName(name: string): Promise<AccountRecord> {
-    const account = await this.store.byName(name);
-    if (!account) throw BriefError.notFound(`No account named "${name}"`);
-    return account;
-  }
-
-  list(): Promise<AccountRecord[]> {
-    return this.store.list();
-  }
+  constructor(
+    private readonly store: TokenStore,
+    private readonly accounts: Pick<AccountService, 'byName'>,
+  ) {}
 
   /**
    * Makes a token for an account, as the operator (`brief token create`); returns the token itself, which is
@@ -126,7 +86,7 @@ export class AccountService {
     const scopes = parseScopes(options.scopes, 'scope');
     const role = options.role === undefined ? 'owner' : parseRole(options.role);
     checkScopesForRole(scopes, role, 'scope');
-    const account = await this.byName(accountName);
+    const account = await this.accounts.byName(accountName);
     if (account.name === ANONYMOUS_ACCOUNT) throw BriefError.invalid('account', 'anonymous', 'The anonymous account cannot have tokens');
     const expiresAt = options.expiresInDays === undefined ? null : Date.now() + options.expiresInDays * DAY_MS;
     const made = await this.addToken({ accountId: account.id, label: options.label ?? null, scopes, expiresAt, createdBy: null, role });
@@ -187,7 +147,7 @@ export class AccountService {
 
   /** An account's tokens, revoked ones too, with their makers' emails (`brief token list`: the operator sees all). */
   async listTokens(accountName: string): Promise<TokenView[]> {
-    return (await this.store.tokensOf((await this.byName(accountName)).id)).map((record) => toView(record, true));
+    return (await this.store.tokensOf((await this.accounts.byName(accountName)).id)).map((record) => toView(record, true));
   }
 
   /**
@@ -222,16 +182,6 @@ export class AccountService {
     if (caller.anonymous) throw BriefError.notFound('Token not found');
     requireRole(caller, 'tokens:write');
     if (!(await this.store.revokeToken(id, caller.accountId))) throw BriefError.notFound('Token not found');
-  }
-
-  /**
-   * v3's `workspaceId`: absent, empty or the string `undefined` (one client sends it) mean
-   * the caller's own workspace; any other value must be it, else it is not found, like any
-   * other account's resource.
-   */
-  checkWorkspace(caller: Caller, workspaceId: string | undefined): void {
-    if (workspaceId === undefined || workspaceId === '' || workspaceId === 'undefined') return;
-    if (caller.anonymous || workspaceId !== workspaceUuid(caller.accountId)) throw BriefError.notFound('Workspace not found');
   }
 
   /**

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkScopesForRole, forbiddenFor, knownScopes, missingScopes, parseScopes, SCOPES, scopesHeld } from '../../src/accounts/scopes.js';
+import { missingScopes, SCOPES } from '../../src/accounts/scopes.js';
 import type { BriefError } from '../../src/errors.js';
+import { checkScopesForRole, knownScopes, parseScopes, scopesHeld } from '../../src/tokens/token-scopes.js';
 
-describe('scopes', () => {
+describe("a token's scopes", () => {
   it('reads no scopes as every scope, and keeps the known order without duplicates', () => {
     assert.equal(parseScopes(undefined), null);
     assert.deepEqual(scopesHeld(null), SCOPES);
@@ -16,16 +17,6 @@ describe('scopes', () => {
       (error: BriefError) => error.code === 'E_VALIDATION_ERROR' && error.errors?.[0]?.field === 'scope' && /Links:Write/.test(error.message),
     );
     assert.throws(() => parseScopes([]), /at least one scope/);
-  });
-
-  it('finds what a token lacks: none without a token, all it lacks for "every"', () => {
-    assert.deepEqual(missingScopes(undefined, 'domains:write'), []);
-    assert.deepEqual(missingScopes(['links:read'], 'none'), []);
-    assert.deepEqual(missingScopes(['links:read'], 'links:read'), []);
-    assert.deepEqual(missingScopes(['links:read'], 'links:write'), ['links:write']);
-    assert.deepEqual(missingScopes(['links:read', 'links:write'], 'every'), ['analytics:read', 'domains:write', 'members:read']);
-    assert.equal(forbiddenFor(['links:write'], 'links:write').code, 'E_FORBIDDEN');
-    assert.match(forbiddenFor(['links:write'], 'links:write').message, /scope links:write/);
   });
 
   it('gives members:read to admin and owner tokens only, whatever the token was made with', () => {

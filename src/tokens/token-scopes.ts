@@ -1,22 +1,10 @@
-// What a token may do. A token holds one or more scopes; one made without any holds every scope
-// (stored as no list at all, so it keeps full rights as scopes are added). The anonymous account
-// has no token and is not limited by scopes: what it may do is what each call allows anyone.
-// A scope may also need a role: `members:read` (people's emails) is held by admin and owner tokens
-// only, so a token that acts as a member or viewer never holds it, whatever it was made with.
-// No Node modules here: the web app's typecheck reads this file.
+// The scopes a token is made with and holds (decision 0029): those asked for, checked; none asked for is
+// every scope (stored as no list at all). A scope may also need a role: `members:read` (people's emails)
+// is held by admin and owner tokens only, so a token that acts as a member or viewer never holds it,
+// whatever it was made with. The scopes' names, and what a call needs, are accounts/scopes.ts.
+import { atLeast, type Role } from '../accounts/roles.js';
+import { isScope, SCOPES, type Scope } from '../accounts/scopes.js';
 import { BriefError } from '../errors.js';
-import { atLeast, type Role } from './roles.js';
-
-export const SCOPES = ['links:read', 'links:write', 'analytics:read', 'domains:write', 'members:read'] as const;
-
-export type Scope = (typeof SCOPES)[number];
-
-/** What a route needs: one scope, every scope (managing tokens), or none (a call open to anyone, such as QR codes). */
-export type RouteScope = Scope | 'every' | 'none';
-
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
-}
 
 /**
  * The scopes a person asked for, checked: each must be known (else a validation error naming it
@@ -57,22 +45,6 @@ export function checkScopesForRole(scopes: readonly Scope[] | null, role: Role, 
   if (beyond !== undefined) {
     throw BriefError.invalid(field, 'role', `A token that acts as ${role} cannot hold ${beyond}: it needs the ${LEAST_ROLE[beyond]} role or above`);
   }
-}
-
-/** The scopes a caller lacks for what a route needs; empty when it may go on. `held` undefined: no token, no limit. */
-export function missingScopes(held: readonly Scope[] | undefined, needed: RouteScope): Scope[] {
-  if (held === undefined || needed === 'none') return [];
-  const wanted: readonly Scope[] = needed === 'every' ? SCOPES : [needed];
-  return wanted.filter((scope) => !held.includes(scope));
-}
-
-/** The error a token used beyond its scopes answers: 403 naming what it lacks. */
-export function forbiddenFor(missing: readonly Scope[], needed: RouteScope): BriefError {
-  const names = missing.join(', ');
-  const what = missing.length === 1 ? `the scope ${names}` : `the scopes ${names}`;
-  return BriefError.forbidden(
-    needed === 'every' ? `This call needs a token with every scope; this token lacks ${what}` : `This call needs a token with ${what}`,
-  );
 }
 
 /** Scopes as stored (names only), as this version knows them: a name it does not know is left out; null stays every scope. */

@@ -1,15 +1,17 @@
 // People and invitations (decision 0028): `brief user create|list|remove`, and an admin's invitation
 // of someone by email and role. Brief sends no mail: an invitation is a one-time link to hand over,
 // valid 7 days, that lets its holder set a password and join the workspace with the role.
+
+import type { AccountService } from '../accounts/account-service.js';
+import { type Caller, makerOf, mayReadEmails } from '../accounts/caller.js';
+import { type Role, requireRole } from '../accounts/roles.js';
+import { forbiddenFor, missingScopes } from '../accounts/scopes.js';
 import { BriefError } from '../errors.js';
 import { PasswordPool } from '../passwords/password-pool.js';
 import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js';
-import { type AccountService, type Caller, makerOf, mayReadEmails } from './account-service.js';
+import { generateToken, hashToken } from '../tokens/token-secrets.js';
 import { checkEmail } from './emails.js';
-import { type Role, requireRole } from './roles.js';
-import { forbiddenFor, missingScopes } from './scopes.js';
-import { generateToken, hashToken } from './tokens.js';
 import { checkNewPassword, type UserPasswords, uncountedUserPasswords } from './user-passwords.js';
 
 export const INVITATION_DAYS = 7;
