@@ -12,6 +12,7 @@ import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js';
 import { generateToken, hashToken } from '../tokens/token-secrets.js';
 import { checkEmail } from './emails.js';
+import type { Member } from './schemas.js';
 import { checkNewPassword, type UserPasswords, uncountedUserPasswords } from './user-passwords.js';
 
 export const INVITATION_DAYS = 7;
@@ -26,14 +27,6 @@ export interface Invitation {
   readonly role: Role;
   readonly workspace: string;
   readonly expiresAt: number;
-}
-
-/** A member of a workspace, as Settings → Members lists them. */
-export interface Member {
-  readonly id: number;
-  readonly email: string;
-  readonly displayName: string | null;
-  readonly role: Role;
 }
 
 const memberNotFound = () => BriefError.notFound('Member not found');
