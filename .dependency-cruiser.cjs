@@ -2,7 +2,8 @@
 // constrain only modules under src/; the last rules keep test/ and bench/ apart (they share harness/).
 
 /** Feature and core modules that must not depend on the HTTP layer. */
-const FEATURES = '^src/(?:abuse|accounts|domains|links|passwords|redirect|shared-state|storage|analytics|qr|people)/|^src/(?:config|errors)[.]ts$';
+const FEATURES =
+  '^src/(?:abuse|accounts|domains|links|passwords|redirect|shared-state|storage|analytics|qr|people|tokens)/|^src/(?:config|errors)[.]ts$';
 /** A feature's routes are its HTTP edge: they may use src/http/. */
 const ROUTES = ['/routes[.]ts$', '-routes[.]ts$'];
 

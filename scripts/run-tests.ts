@@ -22,7 +22,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** Each kind is a set of folders under test/; a folder is in one kind. */
 export const KINDS = {
   unit: ['abuse', 'accounts', 'analytics', 'links', 'metrics', 'net', 'passwords', 'redirect', 'repo', 'root', 'scripts', 'storage', 'web-app'],
-  http: ['http', 'import', 'people', 'tokens'],
+  http: ['http', 'import', 'people', 'people/passkeys', 'people/sso', 'tokens'],
   postgres: ['scale'],
   browser: ['browser'],
   e2e: ['e2e', 'bench'],
@@ -85,14 +85,23 @@ function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEn
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
-/** Every folder of test/ with test files belongs to a kind: a new folder is never left out of `npm test`. */
+/**
+ * Every folder of test/ with test files belongs to a kind, nested ones too (test/people/passkeys): a new folder
+ * is never left out of `npm test`. A kind lists each folder itself: its files are read, not its subfolders'.
+ */
 function unlisted(): string[] {
   const listed = new Set<string>(Object.values(KINDS).flat());
-  return fs
-    .readdirSync(path.join(ROOT, 'test'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !listed.has(entry.name))
-    .filter((entry) => fs.readdirSync(path.join(ROOT, 'test', entry.name)).some((name) => name.endsWith('.test.ts')))
-    .map((entry) => entry.name);
+  const folders = (relative: string): string[] =>
+    fs
+      .readdirSync(path.join(ROOT, 'test', relative), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => {
+        const folder = relative === '' ? entry.name : `${relative}/${entry.name}`;
+        return [folder, ...folders(folder)];
+      });
+  return folders('')
+    .filter((folder) => !listed.has(folder))
+    .filter((folder) => fs.readdirSync(path.join(ROOT, 'test', folder)).some((name) => name.endsWith('.test.ts')));
 }
 
 async function main(): Promise<number> {

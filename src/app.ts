@@ -23,9 +23,9 @@ import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
 import { clientAddress, fastifyTrustProxy } from './net/client-address.js';
 import type { PasswordPool } from './passwords/password-pool.js';
-import { oidcRoutes } from './people/oidc-routes.js';
-import { passkeyRoutes } from './people/passkey-routes.js';
+import { passkeyRoutes } from './people/passkeys/routes.js';
 import { peopleRoutes } from './people/routes.js';
+import { oidcRoutes } from './people/sso/routes.js';
 import type { QrService } from './qr/qr-service.js';
 import { qrRoutes } from './qr/routes.js';
 import { redirectFastPath } from './redirect/fast-path.js';
@@ -121,7 +121,13 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   });
 
   const refuseCrossSite = createOriginCheck(config);
-  const authenticate = createAuthenticator(services.accounts, services.sessions, refuseCrossSite, config);
+  // Who a token or a session stands for: the edge is given these, as the token and session services are features above it.
+  const callers = {
+    anonymous: () => services.accounts.anonymousCaller(),
+    byToken: (token: string) => services.tokens.callerForToken(token),
+    bySession: (sessionId: string) => services.sessions.callerFor(sessionId),
+  };
+  const authenticate = createAuthenticator(callers, refuseCrossSite, config);
 
   registerErrorHandling(app);
   refuseNonFiniteNumbers(app);
@@ -149,7 +155,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
-    api.register(tokenRoutes(services.accounts, workspaceCaller, authenticate), { prefix: '/v3' });
+    api.register(tokenRoutes(services.tokens, workspaceCaller, authenticate), { prefix: '/v3' });
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
   app.register(

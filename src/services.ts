@@ -2,13 +2,6 @@
 // (app.ts), the CLI (main.ts) and the tests alike. Only here are stores handed out.
 import { BlocklistService } from './abuse/blocklist-service.js';
 import { AccountService } from './accounts/account-service.js';
-import { SingleSignOn } from './accounts/oidc.js';
-import { OidcClient } from './accounts/oidc-client.js';
-import { PasskeyService, relyingPartyOf } from './accounts/passkeys.js';
-import { PasswordChanges } from './accounts/password-changes.js';
-import { PeopleService } from './accounts/people-service.js';
-import { SessionService } from './accounts/sessions.js';
-import { UserPasswords } from './accounts/user-passwords.js';
 import { AnalyticsRetention, RETENTION_CHECK_MS } from './analytics/analytics-retention.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { VisitEnricher } from './analytics/enrich.js';
@@ -26,6 +19,13 @@ import type { Log } from './log.js';
 import type { RedirectFigures, VisitFigures } from './metrics/metrics.js';
 import { clientAddress } from './net/client-address.js';
 import { PasswordPool } from './passwords/password-pool.js';
+import { PasskeyService, relyingPartyOf } from './people/passkeys/passkey-service.js';
+import { PasswordChanges } from './people/password-changes.js';
+import { PeopleService } from './people/people-service.js';
+import { SessionService } from './people/session-service.js';
+import { OidcClient } from './people/sso/oidc-client.js';
+import { SingleSignOn } from './people/sso/single-sign-on.js';
+import { UserPasswords } from './people/user-passwords.js';
 import { ClickCounter } from './redirect/click-counter.js';
 import { DomainRedirects } from './redirect/domain-redirects.js';
 import { LinkResolver } from './redirect/link-resolver.js';
@@ -35,6 +35,7 @@ import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeli
 import { LocalCounters } from './shared-state/counters.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
+import { TokenService } from './tokens/token-service.js';
 
 export type { Database } from './storage/database.js';
 
@@ -97,7 +98,10 @@ export function databaseFilesOpenToOthers(config: Config): OpenPath[] {
 }
 
 export interface Services {
+  /** Accounts (workspaces) by name, and the anonymous account. */
   readonly accounts: AccountService;
+  /** API tokens: made, listed, revoked, and each request's bearer token turned into its caller. */
+  readonly tokens: TokenService;
   /** People, their workspaces and invitations (decision 0028). */
   readonly people: PeopleService;
   /** Password sign-in and the sessions it starts. */
@@ -137,6 +141,7 @@ export function createServices(
 ): Services {
   const changes = new LinkChangeFeed(database.changes, log, shared.changes);
   const accounts = new AccountService(database.accounts);
+  const tokens = new TokenService(database.accounts, accounts);
   const userPasswords = new UserPasswords(passwords, shared.passwordCounters ?? new LocalCounters(), config.rateLimitSignIn);
   const people = new PeopleService(database.people, accounts, config.defaultDomain.urlPrefix, userPasswords, database.passwords);
   const sessions = new SessionService(database.people, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionMaxMs }, userPasswords);
@@ -147,7 +152,7 @@ export function createServices(
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts, passwords);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, people, sessions, passwordChanges, passkeys, domains, links, changes, analytics, retention, blocklist, passwords };
+  return { accounts, tokens, people, sessions, passwordChanges, passkeys, domains, links, changes, analytics, retention, blocklist, passwords };
 }
 
 /**

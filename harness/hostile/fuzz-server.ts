@@ -40,12 +40,12 @@ export async function prepareDatabase(env: Record<string, string>, names: string
   const database = await openMigratedDatabase(config);
   const bus = new LocalChangeBus();
   const quiet = { info: () => {}, warn: () => {} };
-  const { accounts, domains } = createServices(config, database, { changes: bus }, quiet);
+  const { accounts, tokens: tokenService, domains } = createServices(config, database, { changes: bus }, quiet);
   try {
     const tokens: string[] = [];
     for (const [i, name] of names.entries()) {
       const account = await accounts.create(name);
-      tokens.push((await accounts.createToken(name)).token);
+      tokens.push((await tokenService.createToken(name)).token);
       if (i === 0 && domain) await domains.add(`http://${domain}`, account.id);
     }
     return tokens;

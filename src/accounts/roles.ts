@@ -3,7 +3,7 @@
 // workspace's links and sees its tokens; an admin also manages tokens, members and domains; an owner
 // also the workspace itself. Reads are open to every role but the token list (it names who made each
 // token, and a viewer has no use for it), so only changes and that read are named here.
-// No Node modules and no storage here: the web app's typecheck reads this file (through scopes.ts).
+// No Node modules and no storage here: the web app's typecheck reads this file (through tokens/schemas.ts).
 import { BriefError } from '../errors.js';
 
 /** The roles the database holds (storage's RoleName and ROLE_NAMES, checked by a constraint; test/accounts/roles.test.ts says they agree). */

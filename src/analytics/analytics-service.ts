@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/account-service.js';
+import type { Caller } from '../accounts/caller.js';
 import { BriefError } from '../errors.js';
 import type { LinkService } from '../links/link-service.js';
 import type { AnalyticsStore, ClickCountQuery, TopColumn } from '../storage/stores/analytics.js';

@@ -1,6 +1,6 @@
 // Why a claim of a private domain through the API is refused (decision 0019), in words the
 // claimer can act on.
-import type { Caller } from '../accounts/account-service.js';
+import type { Caller } from '../accounts/caller.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import type { StoredDomain } from '../storage/stores/domains.js';

@@ -1,4 +1,4 @@
-import type { Caller } from '../accounts/account-service.js';
+import type { Caller } from '../accounts/caller.js';
 import { requireRole } from '../accounts/roles.js';
 import type { Config, ShortDomain } from '../config.js';
 import { BriefError } from '../errors.js';

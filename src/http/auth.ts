@@ -1,9 +1,23 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccountService, Caller } from '../accounts/account-service.js';
-import type { SessionService } from '../accounts/sessions.js';
+import type { AccountService } from '../accounts/account-service.js';
+import type { Caller } from '../accounts/caller.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import { sessionCookieOf } from './session-cookie.js';
+
+/**
+ * Who a request's credentials stand for. The edge checks credentials but holds none of the services that
+ * know them: the token service (tokens/) and the session service (people/) are features, a layer above this
+ * one, so the composition root (app.ts) passes these in (decision 0036).
+ */
+export interface CallerLookup {
+  /** The anonymous account's caller: a request with neither a bearer token nor a session cookie. */
+  readonly anonymous: () => Promise<Caller>;
+  /** The caller a bearer token stands for; null when it is unknown, revoked or expired. */
+  readonly byToken: (token: string) => Promise<Caller | null>;
+  /** The caller a session cookie stands for; null when the session is unknown or ended. */
+  readonly bySession: (sessionId: string) => Promise<Caller | null>;
+}
 
 /**
  * Bearer token or session cookie → caller. Neither means the anonymous account; a header that
@@ -13,8 +27,7 @@ import { sessionCookieOf } from './session-cookie.js';
  * (checkToken) and the route's own call share the answer.
  */
 export function createAuthenticator(
-  accounts: AccountService,
-  sessions: Pick<SessionService, 'callerFor'>,
+  callers: CallerLookup,
   refuseCrossSite: (request: FastifyRequest) => void,
   /** BASE_URL's scheme decides the session cookie's name (http/session-cookie.ts). */
   config: Pick<Config, 'defaultDomain'>,
@@ -24,15 +37,15 @@ export function createAuthenticator(
     const header = request.headers.authorization;
     if (header === undefined) {
       const session = sessionCookieOf(config, request);
-      if (session === undefined) return accounts.anonymousCaller();
+      if (session === undefined) return callers.anonymous();
       refuseCrossSite(request);
-      const caller = session === '' ? null : await sessions.callerFor(session);
+      const caller = session === '' ? null : await callers.bySession(session);
       if (!caller) throw BriefError.unauthorized('The session has ended: sign in again');
       return caller;
     }
     const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(header);
     if (!match) throw BriefError.unauthorized('The Authorization header must be "Bearer <token>"');
-    const caller = await accounts.callerForToken(match[1]!);
+    const caller = await callers.byToken(match[1]!);
     if (!caller) throw BriefError.unauthorized('Invalid, expired or revoked token');
     return caller;
   };
@@ -66,7 +79,7 @@ export type CallerKind = 'anyone' | 'account';
  * The caller of a v3 call, in the workspace the request names (`workspaceId`: absent, empty
  * or `undefined` for the caller's own; any other workspace is not found).
  */
-export function createWorkspaceCaller(authenticate: Authenticate, accounts: AccountService) {
+export function createWorkspaceCaller(authenticate: Authenticate, accounts: Pick<AccountService, 'checkWorkspace'>) {
   return async function callerIn(request: FastifyRequest, workspaceId: string | undefined, kind: CallerKind): Promise<Caller> {
     const caller = await authenticate(request);
     if (kind === 'account' && caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');

@@ -31,7 +31,7 @@ import { errorMedia, errorResponse, RATE_LIMIT_HEADERS } from './error-schemas.j
  *   change) or a secret that sets one (a reset link, an invitation): RATE_LIMIT_SIGN_IN_ADDRESS a minute
  *   per address on all of them together, on the password attempts' counters, 429 in the error shape.
  *   The per-email limit (RATE_LIMIT_SIGN_IN) is counted where the email is known, by the service that
- *   checks the password (accounts/user-passwords.ts), on the same counters: a call without an email in
+ *   checks the password (people/user-passwords.ts), on the same counters: a call without an email in
  *   its body (an invitation's acceptance) counts against the invitee's.
  *
  * A route that declares none is not limited (redirects, pages, the API document).

@@ -1,7 +1,7 @@
 // `brief import` (decision 0025): rows read from a file are checked as a shorten would
 // check them (URL, blocked host, short domain, key), placed on an account and a domain, and written a
 // batch at a time. A row that cannot go in is reported with where it was and why; the rest go in.
-import type { Caller } from '../accounts/account-service.js';
+import type { Caller } from '../accounts/caller.js';
 import type { ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { Caller } from '../accounts/account-service.js';
+import type { Caller } from '../accounts/caller.js';
 import { requireRole } from '../accounts/roles.js';
 import type { Config, ShortDomain } from '../config.js';
 import type { DomainService, ShortenDomain } from '../domains/domain-service.js';

@@ -2,11 +2,11 @@
 // PeopleService, which checks the caller's role after finding the member (another workspace's person is 404).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { PeopleService } from '../accounts/people-service.js';
 import { parseRole } from '../accounts/roles.js';
 import { BriefError } from '../errors.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse } from '../http/error-schemas.js';
+import type { PeopleService } from './people-service.js';
 import { Member, MemberPath, Members, RoleBody, Success } from './schemas.js';
 import { COOKIE_AUTH, signedInRoute } from './signed-in-routes.js';
 

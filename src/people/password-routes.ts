@@ -3,12 +3,12 @@
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PasswordChanges } from '../accounts/password-changes.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, passwordsBusyResponse } from '../http/error-schemas.js';
 import { sessionCookieOf } from '../http/session-cookie.js';
+import type { PasswordChanges } from './password-changes.js';
 import { ChangePasswordBody, ResetPasswordBody, Success } from './schemas.js';
 import { openRoute, signedInCaller, signedInRoute } from './signed-in-routes.js';
 

@@ -1,17 +1,16 @@
 // Password sign-in, sessions and the team (decision 0028), under /auth. Thin: each calls a service.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PasswordChanges } from '../accounts/password-changes.js';
-import type { PeopleService } from '../accounts/people-service.js';
 import { parseRole } from '../accounts/roles.js';
-import type { SessionService } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, passwordsBusyResponse } from '../http/error-schemas.js';
 import { clearedSessionCookie, sessionCookieOf } from '../http/session-cookie.js';
 import { registerMemberRoutes } from './member-routes.js';
+import type { PasswordChanges } from './password-changes.js';
 import { registerPasswordRoutes } from './password-routes.js';
+import type { PeopleService } from './people-service.js';
 import {
   AcceptBody,
   InvitationToken,
@@ -24,6 +23,7 @@ import {
   SwitchBody,
   Workspaces,
 } from './schemas.js';
+import type { SessionService } from './session-service.js';
 import { COOKIE_AUTH, invitationErrors, openRoute, signedInCaller, signedInRoute, signInAnswer } from './signed-in-routes.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();

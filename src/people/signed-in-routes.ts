@@ -1,8 +1,7 @@
 // What the /auth routes share (an HTTP edge, as routes files are): who a signed-in person's call is, how the API
 // document says a call takes a session cookie, and the options every /auth route is declared with.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../accounts/account-service.js';
-import type { SessionService } from '../accounts/sessions.js';
+import type { Caller } from '../accounts/caller.js';
 import type { Config } from '../config.js';
 import { BriefError } from '../errors.js';
 import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
@@ -10,6 +9,7 @@ import type { Authenticate } from '../http/auth.js';
 import { type ErrorStatus, errorResponse, errorResponses } from '../http/error-schemas.js';
 import type { LimitPolicy } from '../http/rate-limits.js';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookie } from '../http/session-cookie.js';
+import type { SessionService } from './session-service.js';
 
 /** The API document's tag of every /auth call. */
 export const AUTH_TAGS = ['sign-in and team'];

@@ -1,11 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AccountService, TokenView } from '../accounts/account-service.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate, WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, errorResponses, tokenRequiredResponse, workspaceNotFoundResponse } from '../http/error-schemas.js';
 import { parseExpiry } from '../links/link-fields.js';
 import { type ApiToken, ApiTokenList, NewToken, NewTokenBody, PresentedToken, Revoked, TokenPath, TokensQuery } from './schemas.js';
+import type { TokenService, TokenView } from './token-service.js';
 
 const tags = ['tokens'];
 const errors = {
@@ -31,9 +31,9 @@ const toApiToken = (view: TokenView): ApiToken => ({
  * The workspace's API tokens, for the web app's Settings, under /v3: list, make (the secret answered
  * once) and revoke. Managing tokens needs a token with every scope (a narrower one could otherwise
  * make itself a wider one; members:read among them, as the list names each token's maker); another
- * workspace's token is not found. A token acts with at most its maker's role (accounts/account-service.ts).
+ * workspace's token is not found. A token acts with at most its maker's role (tokens/token-service.ts).
  */
-export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller, authenticate: Authenticate) {
+export function tokenRoutes(tokens: TokenService, callerIn: WorkspaceCaller, authenticate: Authenticate) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = { serializerCompiler: documentedOnly, config: { limit: 'read', scope: 'every' } } as const;
@@ -55,7 +55,7 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
       },
       async (request) => {
         const caller = await callerIn(request, request.query.workspaceId, 'account');
-        return (await accounts.ownTokens(caller)).map(toApiToken);
+        return (await tokens.ownTokens(caller)).map(toApiToken);
       },
     );
 
@@ -74,7 +74,7 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
         },
       },
       async (request) => {
-        const { token, workspace } = await accounts.presentedToken(await authenticate(request));
+        const { token, workspace } = await tokens.presentedToken(await authenticate(request));
         return { token: toApiToken(token), workspace };
       },
     );
@@ -100,7 +100,7 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
         const caller = await callerIn(request, request.query.workspaceId, 'account');
         const { name, scopes, expiresAt, role } = request.body;
         const expiry = expiresAt === undefined || expiresAt === '' ? undefined : parseExpiry(expiresAt, Date.now(), 'expiresAt');
-        const { token, view } = await accounts.issueToken(caller, { name, scopes, expiresAt: expiry, role });
+        const { token, view } = await tokens.issueToken(caller, { name, scopes, expiresAt: expiry, role });
         return { ...toApiToken(view), token };
       },
     );
@@ -126,7 +126,7 @@ export function tokenRoutes(accounts: AccountService, callerIn: WorkspaceCaller,
       },
       async (request) => {
         const caller = await callerIn(request, request.query.workspaceId, 'account');
-        await accounts.revokeOwnToken(caller, request.params.id);
+        await tokens.revokeOwnToken(caller, request.params.id);
         return { success: true as const };
       },
     );

@@ -1,23 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkScopesForRole, forbiddenFor, knownScopes, missingScopes, parseScopes, SCOPES, scopesHeld } from '../../src/accounts/scopes.js';
-import type { BriefError } from '../../src/errors.js';
+import { forbiddenFor, missingScopes } from '../../src/accounts/scopes.js';
 
-describe('scopes', () => {
-  it('reads no scopes as every scope, and keeps the known order without duplicates', () => {
-    assert.equal(parseScopes(undefined), null);
-    assert.deepEqual(scopesHeld(null), SCOPES);
-    assert.deepEqual(parseScopes(['analytics:read', 'links:read', 'analytics:read']), ['links:read', 'analytics:read']);
-  });
-
-  it('refuses an unknown scope and an empty list, naming the field', () => {
-    assert.throws(
-      () => parseScopes(['links:read', 'Links:Write'], 'scope'),
-      (error: BriefError) => error.code === 'E_VALIDATION_ERROR' && error.errors?.[0]?.field === 'scope' && /Links:Write/.test(error.message),
-    );
-    assert.throws(() => parseScopes([]), /at least one scope/);
-  });
-
+describe('scopes a call needs', () => {
   it('finds what a token lacks: none without a token, all it lacks for "every"', () => {
     assert.deepEqual(missingScopes(undefined, 'domains:write'), []);
     assert.deepEqual(missingScopes(['links:read'], 'none'), []);
@@ -26,29 +11,5 @@ describe('scopes', () => {
     assert.deepEqual(missingScopes(['links:read', 'links:write'], 'every'), ['analytics:read', 'domains:write', 'members:read']);
     assert.equal(forbiddenFor(['links:write'], 'links:write').code, 'E_FORBIDDEN');
     assert.match(forbiddenFor(['links:write'], 'links:write').message, /scope links:write/);
-  });
-
-  it('gives members:read to admin and owner tokens only, whatever the token was made with', () => {
-    assert.deepEqual(scopesHeld(null, 'owner'), SCOPES);
-    assert.deepEqual(scopesHeld(null, 'admin'), SCOPES);
-    const belowAdmin = SCOPES.filter((scope) => scope !== 'members:read');
-    assert.deepEqual(scopesHeld(null, 'member'), belowAdmin);
-    assert.deepEqual(scopesHeld(null, 'viewer'), belowAdmin);
-    assert.deepEqual(scopesHeld(['links:read', 'members:read'], 'member'), ['links:read']);
-    // So a member's token never has every scope: it neither manages tokens nor people.
-    assert.deepEqual(missingScopes(scopesHeld(null, 'member'), 'every'), ['members:read']);
-    assert.throws(
-      () => checkScopesForRole(['links:read', 'members:read'], 'member'),
-      (error: BriefError) => error.code === 'E_VALIDATION_ERROR' && error.errors?.[0]?.field === 'scopes' && /admin role/.test(error.message),
-    );
-    checkScopesForRole(['members:read'], 'admin');
-    checkScopesForRole(null, 'viewer');
-  });
-
-  it('leaves out a stored scope this version does not know (a narrower token, never a wider one)', () => {
-    assert.deepEqual(knownScopes(['links:read', 'members:write']), ['links:read']);
-    assert.deepEqual(knownScopes(['members:write']), []);
-    assert.deepEqual(knownScopes(['members:read']), ['members:read']);
-    assert.equal(knownScopes(null), null);
   });
 });

@@ -59,14 +59,14 @@ for (const dialect of dialects) {
       it('answers 401 to a revoked token on every endpoint', async () => {
         const account = await ctx.t.account();
         for (const res of await everyEndpoint(account.headers)) assert.notEqual(res.statusCode, 401);
-        const [token] = await ctx.t.accounts.listTokens(account.name);
-        await ctx.t.accounts.revokeToken(token!.id);
+        const [token] = await ctx.t.tokens.listTokens(account.name);
+        await ctx.t.tokens.revokeToken(token!.id);
         for (const res of await everyEndpoint(account.headers)) assertUnauthorized(res);
       });
 
       it('answers 401 to an expired token on every endpoint', async () => {
         const account = await ctx.t.account();
-        const [token] = await ctx.t.accounts.listTokens(account.name);
+        const [token] = await ctx.t.tokens.listTokens(account.name);
         await ctx.t.database.db
           .updateTable('tokens')
           .set({ expires_at: Date.now() - 1000 })
@@ -77,7 +77,7 @@ for (const dialect of dialects) {
 
       it('accepts a token that expires in the future', async () => {
         const account = await ctx.t.account();
-        const { token } = await ctx.t.accounts.createToken(account.name, { expiresInDays: 1 });
+        const { token } = await ctx.t.tokens.createToken(account.name, { expiresInDays: 1 });
         const res = await ctx.t.app.inject({ url: '/v2/shorten-domains', headers: { authorization: `Bearer ${token}` } });
         assert.equal(res.statusCode, 200);
       });

@@ -6,6 +6,7 @@ import { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { PasswordPool } from '../../src/passwords/password-pool.js';
+import { TokenService } from '../../src/tokens/token-service.js';
 import { BASE_HOST, eventually, qs, TEST_ENV, uniqueName } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 import { heldChecks } from '../support/held-checks.js';
@@ -27,7 +28,7 @@ describe('password checks over the bound', () => {
 
   it('runs 2 checks at once, lets 16 wait, and answers the others 503 with a page, Retry-After and no hash', async () => {
     const accounts = new AccountService(db.database.accounts);
-    const { token } = await accounts.createToken((await accounts.create(uniqueName('checks'))).name);
+    const { token } = await new TokenService(db.database.accounts, accounts).createToken((await accounts.create(uniqueName('checks'))).name);
     const headers = { authorization: `Bearer ${token}` };
     const made = await app.inject({
       method: 'POST',

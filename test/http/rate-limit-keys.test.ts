@@ -8,6 +8,7 @@ import { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openSharedState } from '../../src/shared-state/shared-state.js';
+import { TokenService } from '../../src/tokens/token-service.js';
 import { BASE_HOST, qs, TEST_ENV, uniqueName, useTestApp } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -34,10 +35,10 @@ describe('the token is checked before any limit', () => {
 
   it('answers 401 to a revoked or expired token on every call, reads, links and QR codes alike', async () => {
     const revoked = await ctx.t.account();
-    const [record] = await ctx.t.accounts.listTokens(revoked.name);
-    await ctx.t.accounts.revokeToken(record!.id);
+    const [record] = await ctx.t.tokens.listTokens(revoked.name);
+    await ctx.t.tokens.revokeToken(record!.id);
     const expiring = await ctx.t.account();
-    const { token: expired } = await ctx.t.accounts.createToken(expiring.name, { expiresInDays: -1 });
+    const { token: expired } = await ctx.t.tokens.createToken(expiring.name, { expiresInDays: -1 });
     for (const authorization of [revoked.headers.authorization, `Bearer ${expired}`, 'Basic dXNlcjpwYXNz']) {
       for (const url of [
         QR,
@@ -56,7 +57,7 @@ describe('the token is checked before any limit', () => {
 
   it("counts a token's calls by the token, from any address; each token of an account has its own count", async () => {
     const account = await ctx.t.account();
-    const { token: second } = await ctx.t.accounts.createToken(account.name);
+    const { token: second } = await ctx.t.tokens.createToken(account.name);
     const read = (authorization: string, remoteAddress: string) => ctx.t.app.inject({ url: QR, remoteAddress, headers: { authorization } });
     const remaining: string[] = [];
     for (const [authorization, address] of [
@@ -99,7 +100,7 @@ describe('password counters and a flood of other keys', () => {
 
   it('keeps the password attempts counted while junk tokens and many addresses flood the other counters', async () => {
     const accounts = new AccountService(db.database.accounts);
-    const { token } = await accounts.createToken((await accounts.create(uniqueName('flood'))).name);
+    const { token } = await new TokenService(db.database.accounts, accounts).createToken((await accounts.create(uniqueName('flood'))).name);
     const made = await app.inject({
       method: 'POST',
       url: '/v3/shorten/bulk',

@@ -55,7 +55,7 @@ for (const dialect of dialects) {
     /** A token of a new account holding exactly `scopes`. */
     async function tokenWith(scopes: readonly Scope[] | undefined): Promise<Record<string, string>> {
       const account = await ctx.t.accounts.create(uniqueName('scoped'));
-      const { token } = await ctx.t.accounts.createToken(account.name, { scopes });
+      const { token } = await ctx.t.tokens.createToken(account.name, { scopes });
       return { authorization: `Bearer ${token}` };
     }
 
@@ -128,8 +128,8 @@ for (const dialect of dialects) {
 
     it('still answers 401 to a revoked token with scopes, never 403', async () => {
       const account = await ctx.t.accounts.create(uniqueName('revoked'));
-      const { token, record } = await ctx.t.accounts.createToken(account.name, { scopes: ['links:read'] });
-      await ctx.t.accounts.revokeToken(record.id);
+      const { token, record } = await ctx.t.tokens.createToken(account.name, { scopes: ['links:read'] });
+      await ctx.t.tokens.revokeToken(record.id);
       const res = await ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks', headers: { authorization: `Bearer ${token}` } });
       assert.equal(res.statusCode, 401);
     });

@@ -4,10 +4,10 @@
 // session; used, expired and unknown links get clear errors; the operator sets one (brief user password).
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { PasswordChanges } from '../../src/accounts/password-changes.js';
-import { hashToken } from '../../src/accounts/tokens.js';
-import { uncountedUserPasswords } from '../../src/accounts/user-passwords.js';
 import { PasswordPool } from '../../src/passwords/password-pool.js';
+import { PasswordChanges } from '../../src/people/password-changes.js';
+import { uncountedUserPasswords } from '../../src/people/user-passwords.js';
+import { hashToken } from '../../src/tokens/token-secrets.js';
 import { BASE_PREFIX, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { addUser, PASSWORD, SAME_ORIGIN, type SignedIn, signIn } from '../support/people.js';

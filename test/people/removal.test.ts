@@ -4,7 +4,7 @@
 // themselves does not let them back in; a role lowered revokes their pending invitations above it.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { PeopleService } from '../../src/accounts/people-service.js';
+import { PeopleService } from '../../src/people/people-service.js';
 import { BASE_PREFIX, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { member, PASSWORD, SAME_ORIGIN, type SignedIn, signIn } from '../support/people.js';

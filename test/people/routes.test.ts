@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { workspaceUuid } from '../../src/accounts/ids.js';
-import { hashToken } from '../../src/accounts/tokens.js';
+import { hashToken } from '../../src/tokens/token-secrets.js';
 import { type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn } from '../support/people.js';

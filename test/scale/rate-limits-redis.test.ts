@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { AccountService } from '../../src/accounts/account-service.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { TokenService } from '../../src/tokens/token-service.js';
 import { eventually, freePort } from '../scale-support/server-process.js';
 import { TcpProxy } from '../scale-support/tcp-proxy.js';
 import { TEST_REDIS_URL, uniqueName } from '../scale-support/test-services.js';
@@ -112,7 +113,9 @@ if (TEST_REDIS_URL) {
         RATE_LIMIT_PASSWORD_ADDRESS: '2',
       });
       const accounts = new AccountService(db.database.accounts);
-      const { token, record } = await accounts.createToken((await accounts.create(uniqueName('redis_token'))).name);
+      const { token, record } = await new TokenService(db.database.accounts, accounts).createToken(
+        (await accounts.create(uniqueName('redis_token'))).name,
+      );
       const qr = `/v2/qrcode?url=${encodeURIComponent('https://example.com/')}`;
       for (let i = 0; i < 5; i++) {
         const res = await a.inject({ url: qr, remoteAddress: '192.0.2.40', headers: { authorization: `Bearer junk${i}` } });

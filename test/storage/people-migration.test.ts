@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { AccountService } from '../../src/accounts/account-service.js';
-import { generateToken, hashToken } from '../../src/accounts/tokens.js';
 import { knownMigrations, migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
+import { generateToken, hashToken } from '../../src/tokens/token-secrets.js';
+import { TokenService } from '../../src/tokens/token-service.js';
 import { dialects, openTestDatabase } from '../support/database.js';
 
 const PEOPLE = '0014-people';
@@ -27,8 +28,8 @@ for (const dialect of dialects) {
         const applied = await migrateToLatest(database);
         assert.ok(applied.includes(PEOPLE), applied.join(', '));
 
-        const accounts = new AccountService(database.accounts);
-        const caller = await accounts.callerForToken(token);
+        const tokens = new TokenService(database.accounts, new AccountService(database.accounts));
+        const caller = await tokens.callerForToken(token);
         assert.equal(caller?.accountId, account.id);
         assert.equal(caller?.role, 'owner');
         assert.deepEqual(await database.people.listUsers(), []);

@@ -6,8 +6,9 @@ import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { AccountService } from '../../src/accounts/account-service.js';
 import { SCOPES } from '../../src/accounts/scopes.js';
-import { hashToken } from '../../src/accounts/tokens.js';
 import { knownMigrations, migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
+import { hashToken } from '../../src/tokens/token-secrets.js';
+import { TokenService } from '../../src/tokens/token-service.js';
 import { dialects, openTestDatabase } from '../support/database.js';
 
 const MIGRATION = '0017-token-makers';
@@ -30,12 +31,12 @@ for (const dialect of dialects) {
         const applied = await migrateToLatest(database);
         assert.ok(applied.includes(MIGRATION), applied.join(', '));
 
-        const accounts = new AccountService(database.accounts);
-        const caller = await accounts.callerForToken('brf_old');
+        const tokens = new TokenService(database.accounts, new AccountService(database.accounts));
+        const caller = await tokens.callerForToken('brf_old');
         assert.equal(caller?.role, 'owner');
         assert.equal(caller?.maker, null);
         assert.deepEqual(caller?.scopes, SCOPES);
-        const [listed] = await accounts.listTokens('old');
+        const [listed] = await tokens.listTokens('old');
         assert.equal(listed?.createdBy, null);
         assert.equal(listed?.role, 'owner');
 

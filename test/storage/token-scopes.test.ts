@@ -5,8 +5,9 @@ import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { AccountService } from '../../src/accounts/account-service.js';
 import { SCOPES } from '../../src/accounts/scopes.js';
-import { hashToken } from '../../src/accounts/tokens.js';
 import { knownMigrations, migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
+import { hashToken } from '../../src/tokens/token-secrets.js';
+import { TokenService } from '../../src/tokens/token-service.js';
 import { dialects, openTestDatabase } from '../support/database.js';
 
 const MIGRATION = '0015-token-scopes';
@@ -26,10 +27,10 @@ for (const dialect of dialects) {
         const applied = await migrateToLatest(database);
         assert.ok(applied.includes(MIGRATION), applied.join(', '));
 
-        const accounts = new AccountService(database.accounts);
-        const caller = await accounts.callerForToken('brf_old');
+        const tokens = new TokenService(database.accounts, new AccountService(database.accounts));
+        const caller = await tokens.callerForToken('brf_old');
         assert.deepEqual(caller?.scopes, SCOPES);
-        const [listed] = await accounts.listTokens('old');
+        const [listed] = await tokens.listTokens('old');
         assert.deepEqual(listed?.scopes, SCOPES);
         assert.equal(listed?.name, 'old one');
         assert.equal(listed?.createdAt, 2000);
@@ -44,12 +45,13 @@ for (const dialect of dialects) {
       const { database, cleanup } = await openTestDatabase(dialect);
       try {
         const accounts = new AccountService(database.accounts);
+        const tokens = new TokenService(database.accounts, accounts);
         await accounts.create('scoped');
-        const { token, record } = await accounts.createToken('scoped', { scopes: ['domains:write', 'links:read', 'links:read'] });
+        const { token, record } = await tokens.createToken('scoped', { scopes: ['domains:write', 'links:read', 'links:read'] });
         assert.deepEqual(record.scopes, ['links:read', 'domains:write']);
-        assert.deepEqual((await accounts.callerForToken(token))?.scopes, ['links:read', 'domains:write']);
-        await assert.rejects(accounts.createToken('scoped', { scopes: ['links:read', 'links:delete'] }), /Unknown scope "links:delete"/);
-        assert.equal((await accounts.listTokens('scoped')).length, 1, 'nothing made for an unknown scope');
+        assert.deepEqual((await tokens.callerForToken(token))?.scopes, ['links:read', 'domains:write']);
+        await assert.rejects(tokens.createToken('scoped', { scopes: ['links:read', 'links:delete'] }), /Unknown scope "links:delete"/);
+        assert.equal((await tokens.listTokens('scoped')).length, 1, 'nothing made for an unknown scope');
       } finally {
         await cleanup();
       }

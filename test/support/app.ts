@@ -11,6 +11,7 @@ import type { LinkService } from '../../src/links/link-service.js';
 import { createServices } from '../../src/services.js';
 import { LocalChangeBus } from '../../src/shared-state/change-bus.js';
 import type { Database, Dialect } from '../../src/storage/database.js';
+import type { TokenService } from '../../src/tokens/token-service.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
 
 export const BASE_HOST = 'short.test';
@@ -47,6 +48,7 @@ export interface TestApp {
   config: Config;
   database: Database;
   accounts: AccountService;
+  tokens: TokenService;
   domains: DomainService;
   /** A LinkService like the CLI's: its changes reach the app through the link_changes feed. */
   links: LinkService;
@@ -66,18 +68,19 @@ export async function buildTestApp(database: Database, env: Record<string, strin
   // only through the link_changes feed it polls.
   const quiet = { info: () => {}, warn: () => {} };
   const bus = new LocalChangeBus();
-  const { accounts, domains, links, blocklist } = createServices(config, database, { changes: bus }, quiet);
+  const { accounts, tokens, domains, links, blocklist } = createServices(config, database, { changes: bus }, quiet);
   return {
     app,
     config,
     database,
     accounts,
+    tokens,
     domains,
     links,
     blocklist,
     async account(prefix = 'acct') {
       const row = await accounts.create(uniqueName(prefix));
-      const { token } = await accounts.createToken(row.name);
+      const { token } = await tokens.createToken(row.name);
       return { id: row.id, name: row.name, token, headers: { authorization: `Bearer ${token}` } };
     },
     async privateDomain(accountId, prefix = 'own') {

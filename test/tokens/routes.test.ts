@@ -160,7 +160,7 @@ for (const dialect of dialects) {
     it('writes a token’s last use at most once a minute', async () => {
       const name = uniqueName('touch');
       await ctx.t.accounts.create(name);
-      const { token, record } = await ctx.t.accounts.createToken(name, { scopes: ['links:read'] });
+      const { token, record } = await ctx.t.tokens.createToken(name, { scopes: ['links:read'] });
       const headers = { authorization: `Bearer ${token}` };
       const lastUsed = async () =>
         (await ctx.t.database.db.selectFrom('tokens').select('last_used_at').where('id', '=', record.id).executeTakeFirstOrThrow()).last_used_at;

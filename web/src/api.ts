@@ -22,7 +22,7 @@ import type {
   ShortenV3Query,
   ShortenV3Result,
 } from '../../src/links/v3-schemas';
-import type { Passkey } from '../../src/people/passkey-schemas';
+import type { Passkey } from '../../src/people/passkeys/schemas';
 import type { InvitationView, MadeInvitation, Member, Workspace } from '../../src/people/schemas';
 import type { QrQuery } from '../../src/qr/schemas';
 import type { ApiToken, NewToken, NewTokenBody, PresentedToken } from '../../src/tokens/schemas';

@@ -1,15 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { Scope } from '../../../src/accounts/scopes';
 import { ApiError, type ApiToken, api, type NewToken } from '../api';
-import { ActionsHeader } from '../components/actions-header';
-import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
+import { SettingsList, useSettingsList } from '../components/settings-list';
 import { formatDate, formatDateTime } from '../format';
 import { useSession } from '../session';
-import { useSettingsList } from '../settings-list';
 
 type Role = ApiToken['role'];
 
@@ -40,16 +38,19 @@ const scopesText = (scopes: readonly string[]) => (scopes.length === ALL_SCOPES.
 /** Who made a token: a person's email, or the operator (`brief token create`, or made before makers were recorded). */
 const makerText = (maker: ApiToken['createdBy']) => (maker === null ? 'Operator (CLI)' : (maker.email ?? `Person ${maker.id}`));
 
+/** What a token is called: its name, or its id for one made by the CLI without `--label`. */
+const tokenName = (token: ApiToken) => token.name ?? `token ${token.id}`;
+
 /** Settings → API tokens: the workspace's tokens, New token (shown once, with Copy) and Revoke. */
 export function ApiTokens(props: { headingId: string }) {
-  const { items: tokens, error, setError, notice, changed } = useSettingsList(api.tokens, 'Could not load the tokens.');
-  const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'revoke'; token: ApiToken } | null>(null);
+  const list = useSettingsList(api.tokens, 'Could not load the tokens.');
+  const [creating, setCreating] = useState(false);
 
-  const close = (message?: string) => {
-    setDialog(null);
+  const created = (message?: string) => {
+    setCreating(false);
     if (message) {
-      setError(null);
-      changed(message);
+      list.setError(null);
+      list.changed(message);
     }
   };
 
@@ -59,7 +60,7 @@ export function ApiTokens(props: { headingId: string }) {
         <h2 id={props.headingId} class="grow">
           API tokens
         </h2>
-        <button type="button" class="primary" onClick={() => setDialog({ kind: 'new' })}>
+        <button type="button" class="primary" onClick={() => setCreating(true)}>
           New token
         </button>
       </div>
@@ -67,64 +68,41 @@ export function ApiTokens(props: { headingId: string }) {
         Tokens let scripts and apps use Brief's API. Each can do only what its scopes allow, with the role it was made with, never more than its maker
         has now; removing a person revokes the tokens they made.
       </p>
-      <p class="notice" role="status">
-        {notice}
-      </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {tokens && tokens.length === 0 && <p class="muted">No tokens.</p>}
-      {tokens && tokens.length > 0 && (
-        <div class="table-wrap">
-          <table class="links tokens">
-            <caption class="visually-hidden">API tokens, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Made by</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <ActionsHeader />
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((token) => (
-                <tr key={token.id}>
-                  <td data-label="Name" class="break">
-                    {token.name ?? <span class="muted">(no name)</span>}
-                  </td>
-                  <td data-label="Role">{token.role}</td>
-                  <td data-label="Made by" class="break">
-                    {makerText(token.createdBy)}
-                  </td>
-                  <td data-label="Scopes">{scopesText(token.scopes)}</td>
-                  <td data-label="Created" class="date">
-                    {formatDate(token.createdAt)}
-                  </td>
-                  <td data-label="Last used" class="date">
-                    {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}
-                  </td>
-                  <td data-label="Expires" class="date">
-                    {token.expiresAt ? formatDate(token.expiresAt) : 'Never'}
-                  </td>
-                  <td class="actions">
-                    <button type="button" class="danger" onClick={() => setDialog({ kind: 'revoke', token })}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {dialog?.kind === 'new' && <NewTokenDialog onDone={close} />}
-      {dialog?.kind === 'revoke' && <RevokeDialog token={dialog.token} onDone={close} />}
+      <SettingsList
+        list={list}
+        empty="No tokens."
+        itemKey={(token) => token.id}
+        table={{
+          caption: 'API tokens, oldest first',
+          class: 'tokens',
+          columns: [
+            { label: 'Name', class: 'break', cell: (token) => token.name ?? <span class="muted">(no name)</span> },
+            { label: 'Role', cell: (token) => token.role },
+            { label: 'Made by', class: 'break', cell: (token) => makerText(token.createdBy) },
+            { label: 'Scopes', cell: (token) => scopesText(token.scopes) },
+            { label: 'Created', class: 'date', cell: (token) => formatDate(token.createdAt) },
+            { label: 'Last used', class: 'date', cell: (token) => (token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never') },
+            { label: 'Expires', class: 'date', cell: (token) => (token.expiresAt ? formatDate(token.expiresAt) : 'Never') },
+          ],
+        }}
+        removal={{
+          action: 'Revoke',
+          name: tokenName,
+          title: 'Revoke this token?',
+          failure: 'Could not revoke the token.',
+          warning: (token) => (
+            <>
+              <strong class="break">{tokenName(token)}</strong> stops working at once, for every script and app that uses it. This cannot be undone.
+            </>
+          ),
+          act: async (token) => {
+            await api.revokeToken(token.id);
+            return `Revoked “${tokenName(token)}”.`;
+          },
+          onRemoved: () => list.setError(null),
+        }}
+      />
+      {creating && <NewTokenDialog onDone={created} />}
     </>
   );
 }
@@ -242,18 +220,5 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
         <DialogActions label="Create" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
-  );
-}
-
-function RevokeDialog(props: { token: ApiToken; onDone: (message?: string) => void }) {
-  const name = props.token.name ?? `token ${props.token.id}`;
-  const revoke = async () => {
-    await api.revokeToken(props.token.id);
-    return `Revoked “${name}”.`;
-  };
-  return (
-    <ConfirmDialog title="Revoke this token?" action="Revoke" failure="Could not revoke the token." act={revoke} onDone={props.onDone}>
-      <strong class="break">{name}</strong> stops working at once, for every script and app that uses it. This cannot be undone.
-    </ConfirmDialog>
   );
 }

@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type V3Domain } from '../api';
-import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
+import { SettingsList, useSettingsList } from '../components/settings-list';
 import { useSession } from '../session';
-import { useSettingsList } from '../settings-list';
 
 /**
  * Settings → Domains: the workspace's private short domains (the v3 domain API). A new one serves nothing
@@ -17,29 +16,23 @@ export function Domains(props: { headingId: string }) {
   // Adding, verifying, changing and removing domains needs an admin (a token acts as the owner).
   const role = person?.workspace.role ?? 'owner';
   const mayManage = role === 'owner' || role === 'admin';
-  const {
-    items: domains,
-    error,
-    notice,
-    setNotice,
-    changed,
-  } = useSettingsList(async () => (await api.shortDomains()).filter((d) => !d.isGlobal), 'Could not load the domains.');
+  const list = useSettingsList(async () => (await api.shortDomains()).filter((d) => !d.isGlobal), 'Could not load the domains.');
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'redirects' | 'remove'; domain: V3Domain } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'redirects'; domain: V3Domain } | null>(null);
 
   const close = (message?: string) => {
     setDialog(null);
-    if (message) changed(message);
+    if (message) list.changed(message);
   };
 
   const verify = async (domain: V3Domain) => {
     setBusy(domain.domain);
     setProblems(({ [domain.domain]: _, ...rest }) => rest);
-    setNotice('');
+    list.setNotice('');
     try {
       await api.verifyDomain(domain.domain);
-      changed(`${domain.domain} is verified: it serves its links now.`);
+      list.changed(`${domain.domain} is verified: it serves its links now.`);
     } catch (e) {
       setProblems((all) => ({ ...all, [domain.domain]: e instanceof ApiError ? e.message : 'Could not verify the domain.' }));
     } finally {
@@ -60,19 +53,15 @@ export function Domains(props: { headingId: string }) {
         )}
       </div>
       <p class="muted">Your own short domains. Point the domain's DNS at this server, prove it is yours with a TXT record, and its links work.</p>
-      <p class="notice" role="status">
-        {notice}
-      </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {domains && domains.length === 0 && <p class="muted">No domains of this workspace yet.</p>}
-      {domains && domains.length > 0 && (
-        <ul class="domains">
-          {domains.map((domain) => (
-            <li key={domain.domain} class="domain">
+      <SettingsList
+        list={list}
+        empty="No domains of this workspace yet."
+        itemKey={(domain) => domain.domain}
+        cards={{
+          class: 'domains',
+          itemClass: 'domain',
+          card: (domain, removeButton) => (
+            <>
               <h3 class="break">{domain.domain}</h3>
               <p>
                 <span class={domain.verified ? 'badge good' : 'badge note'}>{domain.verified ? 'Verified' : 'Not verified yet'}</span>
@@ -99,18 +88,35 @@ export function Domains(props: { headingId: string }) {
                   <button type="button" class="secondary" onClick={() => setDialog({ kind: 'redirects', domain })}>
                     Redirects <span class="visually-hidden">of {domain.domain}</span>
                   </button>
-                  <button type="button" class="danger" onClick={() => setDialog({ kind: 'remove', domain })}>
-                    Remove <span class="visually-hidden">{domain.domain}</span>
-                  </button>
+                  {removeButton}
                 </div>
               )}
-            </li>
-          ))}
-        </ul>
-      )}
+            </>
+          ),
+        }}
+        removal={
+          mayManage
+            ? {
+                action: 'Remove',
+                name: (domain) => domain.domain,
+                title: 'Remove this domain?',
+                failure: 'Could not remove the domain.',
+                warning: (domain) => (
+                  <>
+                    <strong class="break">{domain.domain}</strong> stops being this workspace's. A domain that still has live links cannot be removed:
+                    delete them first.
+                  </>
+                ),
+                act: async (domain) => {
+                  await api.removeDomain(domain.domain);
+                  return `Removed ${domain.domain}.`;
+                },
+              }
+            : undefined
+        }
+      />
       {dialog?.kind === 'add' && <AddDomainDialog onDone={close} />}
       {dialog?.kind === 'redirects' && <RedirectsDialog domain={dialog.domain} onDone={close} />}
-      {dialog?.kind === 'remove' && <RemoveDomainDialog domain={dialog.domain} onDone={close} />}
     </>
   );
 }
@@ -223,18 +229,5 @@ function RedirectsDialog(props: { domain: V3Domain; onDone: (message?: string) =
         <DialogActions label="Save" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
-  );
-}
-
-function RemoveDomainDialog(props: { domain: V3Domain; onDone: (message?: string) => void }) {
-  const remove = async () => {
-    await api.removeDomain(props.domain.domain);
-    return `Removed ${props.domain.domain}.`;
-  };
-  return (
-    <ConfirmDialog title="Remove this domain?" action="Remove" failure="Could not remove the domain." act={remove} onDone={props.onDone}>
-      <strong class="break">{props.domain.domain}</strong> stops being this workspace's. A domain that still has live links cannot be removed: delete
-      them first.
-    </ConfirmDialog>
   );
 }

@@ -1,16 +1,14 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type MadeInvitation, type Member } from '../api';
-import { ActionsHeader } from '../components/actions-header';
-import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
+import { SettingsList, useSettingsList } from '../components/settings-list';
 import { usePresentedToken } from '../components/token-identity';
 import { formatDate } from '../format';
 import { navigate, paths } from '../router';
 import { currentToken, setPerson, signOut, useSession } from '../session';
-import { useSettingsList } from '../settings-list';
 
 type Role = Member['role'];
 
@@ -33,17 +31,8 @@ export function Members(props: { headingId: string }) {
   const presented = usePresentedToken(person ? null : currentToken());
   const myRole: Role = person?.workspace.role ?? presented?.token.role ?? 'viewer';
   const mayManage = managesMembers(myRole);
-  const {
-    items: members,
-    error,
-    setError,
-    notice,
-    setNotice,
-    reloads,
-    reload,
-    changed: listChanged,
-  } = useSettingsList(api.members, 'Could not load the members.');
-  const [dialog, setDialog] = useState<{ kind: 'invite' } | { kind: 'remove'; member: Member } | null>(null);
+  const list = useSettingsList(api.members, 'Could not load the members.');
+  const [inviting, setInviting] = useState(false);
 
   /** After a change of the person's own membership: the header's role, or signed out here once removed. */
   const refreshSelf = (member: Member) => {
@@ -55,28 +44,41 @@ export function Members(props: { headingId: string }) {
     }
   };
 
-  const close = (message?: string, removed?: Member) => {
-    setDialog(null);
-    if (message) {
-      listChanged(message);
-      if (removed) refreshSelf(removed);
-    }
+  const invited = (message?: string) => {
+    setInviting(false);
+    if (message) list.changed(message);
   };
 
   const changeRole = async (member: Member, role: Role) => {
-    setError(null);
-    setNotice('');
+    list.setError(null);
+    list.setNotice('');
     try {
       const changed = await api.changeRole(member.id, role);
-      setNotice(`${changed.email} is now ${changed.role}.`);
+      list.setNotice(`${changed.email} is now ${changed.role}.`);
       refreshSelf(changed);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not change the role.');
+      list.setError(e instanceof ApiError ? e.message : 'Could not change the role.');
     }
-    reload();
+    list.reload();
   };
 
   const mayChange = (member: Member) => mayManage && (myRole === 'owner' || member.role !== 'owner');
+
+  /** A member's role, to change: drawn anew with each load of the list, so a refused change shows the role kept. */
+  const roleSelect = (member: Member) => (
+    <select
+      class="compact"
+      aria-label={`Role of ${member.email}`}
+      key={`${member.id}-${member.role}-${list.reloads}`}
+      onChange={(e) => changeRole(member, e.currentTarget.value as Role)}
+    >
+      {ROLES.filter((role) => role !== 'owner' || myRole === 'owner').map((role) => (
+        <option key={role} value={role} selected={role === member.role}>
+          {role}
+        </option>
+      ))}
+    </select>
+  );
 
   return (
     <>
@@ -85,7 +87,7 @@ export function Members(props: { headingId: string }) {
           Members
         </h2>
         {mayManage && (
-          <button type="button" class="primary" onClick={() => setDialog({ kind: 'invite' })}>
+          <button type="button" class="primary" onClick={() => setInviting(true)}>
             Invite
           </button>
         )}
@@ -95,75 +97,42 @@ export function Members(props: { headingId: string }) {
           ? 'The people of this workspace and their roles. An invitation is a one-time link to hand over: Brief sends no mail.'
           : 'The people of this workspace and their roles. An admin or an owner invites people and changes roles.'}
       </p>
-      <p class="notice" role="status">
-        {notice}
-      </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {members && (
-        <div class="table-wrap">
-          <table class="links members">
-            <caption class="visually-hidden">Members, by email</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                {mayManage && <ActionsHeader />}
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((member) => (
-                <tr key={member.id}>
-                  <td data-label="Email" class="break">
-                    {member.email}
-                  </td>
-                  <td data-label="Name" class="break">
-                    {member.displayName ?? <span class="muted">—</span>}
-                  </td>
-                  <td data-label="Role">
-                    {mayChange(member) ? (
-                      <select
-                        class="compact"
-                        aria-label={`Role of ${member.email}`}
-                        key={`${member.id}-${member.role}-${reloads}`}
-                        onChange={(e) => changeRole(member, e.currentTarget.value as Role)}
-                      >
-                        {ROLES.filter((role) => role !== 'owner' || myRole === 'owner').map((role) => (
-                          <option key={role} value={role} selected={role === member.role}>
-                            {role}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      member.role
-                    )}
-                  </td>
-                  {mayManage && (
-                    <td class="actions">
-                      {mayChange(member) && (
-                        <button
-                          type="button"
-                          class="danger"
-                          aria-label={`Remove ${member.email}`}
-                          onClick={() => setDialog({ kind: 'remove', member })}
-                        >
-                          Remove
-                        </button>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {dialog?.kind === 'invite' && <InviteDialog myRole={myRole} onDone={close} />}
-      {dialog?.kind === 'remove' && <RemoveDialog member={dialog.member} onDone={(message) => close(message, dialog.member)} />}
+      <SettingsList
+        list={list}
+        itemKey={(member) => member.id}
+        table={{
+          caption: 'Members, by email',
+          class: 'members',
+          columns: [
+            { label: 'Email', class: 'break', cell: (member) => member.email },
+            { label: 'Name', class: 'break', cell: (member) => member.displayName ?? <span class="muted">—</span> },
+            { label: 'Role', cell: (member) => (mayChange(member) ? roleSelect(member) : member.role) },
+          ],
+        }}
+        removal={
+          mayManage
+            ? {
+                action: 'Remove',
+                name: (member) => member.email,
+                allowed: mayChange,
+                title: 'Remove this member?',
+                failure: 'Could not remove the member.',
+                warning: (member) => (
+                  <>
+                    <strong class="break">{member.email}</strong> leaves this workspace and is signed out of it at once. Their links stay the
+                    workspace's.
+                  </>
+                ),
+                act: async (member) => {
+                  await api.removeMember(member.id);
+                  return `Removed ${member.email}.`;
+                },
+                onRemoved: refreshSelf,
+              }
+            : undefined
+        }
+      />
+      {inviting && <InviteDialog myRole={myRole} onDone={invited} />}
     </>
   );
 }
@@ -240,17 +209,5 @@ function InviteDialog(props: { myRole: Role; onDone: (message?: string) => void 
         <DialogActions label="Invite" busy={busy} onCancel={props.onDone} />
       </form>
     </Modal>
-  );
-}
-
-function RemoveDialog(props: { member: Member; onDone: (message?: string) => void }) {
-  const remove = async () => {
-    await api.removeMember(props.member.id);
-    return `Removed ${props.member.email}.`;
-  };
-  return (
-    <ConfirmDialog title="Remove this member?" action="Remove" failure="Could not remove the member." act={remove} onDone={props.onDone}>
-      <strong class="break">{props.member.email}</strong> leaves this workspace and is signed out of it at once. Their links stay the workspace's.
-    </ConfirmDialog>
   );
 }

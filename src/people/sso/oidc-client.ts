@@ -3,8 +3,8 @@
 // checks. Discovery happens on first use and is kept once it has worked; one that fails is tried again
 // on the next sign-in, so a provider that is down never stops Brief from starting or serving.
 import * as client from 'openid-client';
-import type { OidcSettings } from '../config.js';
-import type { Log } from '../log.js';
+import type { OidcSettings } from '../../config.js';
+import type { Log } from '../../log.js';
 
 /** What a sign-in keeps between its start and the provider's callback (in a cookie bound to the browser). */
 export interface PendingSignIn {

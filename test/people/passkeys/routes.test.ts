@@ -6,13 +6,13 @@
 // invitation accepted with a passkey instead of a password, once, making nothing when it fails.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { workspaceUuid } from '../../src/accounts/ids.js';
-import { PASSKEY_REFUSED } from '../../src/accounts/passkeys.js';
-import { hashToken } from '../../src/accounts/tokens.js';
-import { BASE_PREFIX, type TestAccount, type TestApp, uniqueName, useTestApp } from '../support/app.js';
-import { dialects } from '../support/database.js';
-import { addUser, member, SAME_ORIGIN, type SignedIn, sessionSetBy } from '../support/people.js';
-import { type AuthenticationOptions, type RegistrationOptions, SoftwareCredential } from '../support/software-authenticator.js';
+import { workspaceUuid } from '../../../src/accounts/ids.js';
+import { PASSKEY_REFUSED } from '../../../src/people/passkeys/passkey-service.js';
+import { hashToken } from '../../../src/tokens/token-secrets.js';
+import { BASE_PREFIX, type TestAccount, type TestApp, uniqueName, useTestApp } from '../../support/app.js';
+import { dialects } from '../../support/database.js';
+import { addUser, member, SAME_ORIGIN, type SignedIn, sessionSetBy } from '../../support/people.js';
+import { type AuthenticationOptions, type RegistrationOptions, SoftwareCredential } from '../../support/software-authenticator.js';
 
 const REFUSED = { code: 'E_UNAUTHORIZED_ACCESS', message: PASSKEY_REFUSED };
 

@@ -5,7 +5,7 @@
 import { BriefError } from '../errors.js';
 import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { PeopleStore } from '../storage/stores/people.js';
-import { generateToken, hashToken } from './tokens.js';
+import { generateToken, hashToken } from '../tokens/token-secrets.js';
 import { checkNewPassword, type UserPasswords } from './user-passwords.js';
 
 /** How long a reset link holds. */

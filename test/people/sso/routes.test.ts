@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { workspaceUuid } from '../../src/accounts/ids.js';
-import { withServerFacts } from '../../src/web/server-facts.js';
-import { TEST_REDIS_URL } from '../scale-support/test-services.js';
-import { BASE_PREFIX, buildTestApp, type TestAccount, type TestApp, uniqueName } from '../support/app.js';
-import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
-import { logInAtProvider, startProvider, type TestProvider } from '../support/oidc-provider.js';
-import { addUser, sessionSetBy } from '../support/people.js';
-import { freePort } from '../support/process.js';
+import { workspaceUuid } from '../../../src/accounts/ids.js';
+import { withServerFacts } from '../../../src/web/server-facts.js';
+import { TEST_REDIS_URL } from '../../scale-support/test-services.js';
+import { BASE_PREFIX, buildTestApp, type TestAccount, type TestApp, uniqueName } from '../../support/app.js';
+import { dialects, openTestDatabase, type TestDatabase } from '../../support/database.js';
+import { logInAtProvider, startProvider, type TestProvider } from '../../support/oidc-provider.js';
+import { addUser, sessionSetBy } from '../../support/people.js';
+import { freePort } from '../../support/process.js';
 
 const REDIRECT_URI = `${BASE_PREFIX}/auth/oidc/callback`;
 

@@ -2,7 +2,7 @@
 // credentials are WebAuthn's JSON forms (what @simplewebauthn/browser gives); other fields a browser
 // may add are let through, since the signature, not the shape, is what is checked.
 import { type Static, Type } from '@sinclair/typebox';
-import { ROW_ID_MAX } from '../storage/stores/row-ids.js';
+import { ROW_ID_MAX } from '../../storage/stores/row-ids.js';
 
 const B64 = (description: string, maxLength = 4096) => Type.String({ maxLength, pattern: '^[A-Za-z0-9_-]*={0,2}$', description });
 

@@ -1,15 +1,18 @@
 // People and invitations (decision 0028): `brief user create|list|remove`, and an admin's invitation
 // of someone by email and role. Brief sends no mail: an invitation is a one-time link to hand over,
 // valid 7 days, that lets its holder set a password and join the workspace with the role.
+
+import type { AccountService } from '../accounts/account-service.js';
+import { type Caller, makerOf, mayReadEmails } from '../accounts/caller.js';
+import { type Role, requireRole } from '../accounts/roles.js';
+import { forbiddenFor, missingScopes } from '../accounts/scopes.js';
 import { BriefError } from '../errors.js';
 import { PasswordPool } from '../passwords/password-pool.js';
 import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js';
-import { type AccountService, type Caller, makerOf, mayReadEmails } from './account-service.js';
+import { generateToken, hashToken } from '../tokens/token-secrets.js';
 import { checkEmail } from './emails.js';
-import { type Role, requireRole } from './roles.js';
-import { forbiddenFor, missingScopes } from './scopes.js';
-import { generateToken, hashToken } from './tokens.js';
+import type { Member } from './schemas.js';
 import { checkNewPassword, type UserPasswords, uncountedUserPasswords } from './user-passwords.js';
 
 export const INVITATION_DAYS = 7;
@@ -24,14 +27,6 @@ export interface Invitation {
   readonly role: Role;
   readonly workspace: string;
   readonly expiresAt: number;
-}
-
-/** A member of a workspace, as Settings → Members lists them. */
-export interface Member {
-  readonly id: number;
-  readonly email: string;
-  readonly displayName: string | null;
-  readonly role: Role;
 }
 
 const memberNotFound = () => BriefError.notFound('Member not found');

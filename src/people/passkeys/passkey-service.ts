@@ -14,12 +14,12 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { BriefError } from '../errors.js';
-import type { Challenge, NewPasskey, PasskeyRecord, PasskeyStore } from '../storage/stores/passkeys.js';
-import type { PeopleStore } from '../storage/stores/people.js';
-import type { PeopleService } from './people-service.js';
-import type { SessionService } from './sessions.js';
-import { hashToken } from './tokens.js';
+import { BriefError } from '../../errors.js';
+import type { Challenge, NewPasskey, PasskeyRecord, PasskeyStore } from '../../storage/stores/passkeys.js';
+import type { PeopleStore } from '../../storage/stores/people.js';
+import { hashToken } from '../../tokens/token-secrets.js';
+import type { PeopleService } from '../people-service.js';
+import type { SessionService } from '../session-service.js';
 
 export type { AuthenticationResponseJSON, RegistrationResponseJSON };
 

@@ -3,13 +3,13 @@
 // the same session a password opens. Someone no user has is refused, unless OIDC_AUTO_CREATE=on: then
 // they are made the owner of a new workspace of their own, never a member of anyone else's.
 import { randomBytes } from 'node:crypto';
-import type { OidcSettings } from '../config.js';
-import type { RateCounters } from '../shared-state/counters.js';
-import type { PeopleStore } from '../storage/stores/people.js';
-import { checkEmail } from './emails.js';
+import type { OidcSettings } from '../../config.js';
+import type { RateCounters } from '../../shared-state/counters.js';
+import type { PeopleStore } from '../../storage/stores/people.js';
+import { hashToken } from '../../tokens/token-secrets.js';
+import { checkEmail } from '../emails.js';
+import type { SessionService } from '../session-service.js';
 import type { OidcClient, PendingSignIn, ProviderClaims } from './oidc-client.js';
-import type { SessionService } from './sessions.js';
-import { hashToken } from './tokens.js';
 
 /**
  * Why a single sign-on failed, as the sign-in page is told (`?sso_error=`): the provider cannot be reached

@@ -3,12 +3,12 @@
 // PKCE verifier) waits in a short-lived HttpOnly cookie bound to this browser. Every failure sends the
 // browser back to the app with `?sso_error=CODE`, which the sign-in dialog announces; never a 500.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PENDING_MS, type SingleSignOn, type SsoFailure } from '../accounts/oidc.js';
-import type { PendingSignIn } from '../accounts/oidc-client.js';
-import type { Config } from '../config.js';
-import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
-import { cookieValue, secureCookie, sessionCookie } from '../http/session-cookie.js';
-import { AUTH_TAGS } from './signed-in-routes.js';
+import type { Config } from '../../config.js';
+import { documentedOnly, NO_AUTH } from '../../http/api-docs.js';
+import { cookieValue, secureCookie, sessionCookie } from '../../http/session-cookie.js';
+import { AUTH_TAGS } from '../signed-in-routes.js';
+import type { PendingSignIn } from './oidc-client.js';
+import { PENDING_MS, type SingleSignOn, type SsoFailure } from './single-sign-on.js';
 
 export const PENDING_COOKIE = 'brief_oidc';
 /**

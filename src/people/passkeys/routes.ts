@@ -3,22 +3,14 @@
 // (/auth/invitation/passkey). Thin: each calls PasskeyService.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthenticationResponseJSON, PasskeyService, PasskeyView, RegistrationResponseJSON } from '../accounts/passkeys.js';
-import type { SessionService } from '../accounts/sessions.js';
-import type { Config } from '../config.js';
-import type { Authenticate } from '../http/auth.js';
-import { errorResponse } from '../http/error-schemas.js';
-import {
-  AcceptWithPasskeyBody,
-  CeremonyOptions,
-  PasskeyParams,
-  Passkey as PasskeySchema,
-  Passkeys,
-  RegisterBody,
-  SignInBody,
-} from './passkey-schemas.js';
-import { InvitationToken, Me, Success } from './schemas.js';
-import { invitationErrors, openRoute, signedInCaller, signedInRoute, signInAnswer } from './signed-in-routes.js';
+import type { Config } from '../../config.js';
+import type { Authenticate } from '../../http/auth.js';
+import { errorResponse } from '../../http/error-schemas.js';
+import { InvitationToken, Me, Success } from '../schemas.js';
+import type { SessionService } from '../session-service.js';
+import { invitationErrors, openRoute, signedInCaller, signedInRoute, signInAnswer } from '../signed-in-routes.js';
+import type { AuthenticationResponseJSON, PasskeyService, PasskeyView, RegistrationResponseJSON } from './passkey-service.js';
+import { AcceptWithPasskeyBody, CeremonyOptions, PasskeyParams, Passkey as PasskeySchema, Passkeys, RegisterBody, SignInBody } from './schemas.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const toPasskey = (passkey: PasskeyView) => ({

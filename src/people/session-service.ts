@@ -3,11 +3,11 @@
 // sign-out, after SESSION_IDLE_MINUTES without a request, and SESSION_MAX_DAYS after sign-in,
 // whichever comes first; a role changed or removed counts from the next request.
 import { randomBytes } from 'node:crypto';
+import type { Caller } from '../accounts/caller.js';
+import { workspaceUuid } from '../accounts/ids.js';
 import { BriefError } from '../errors.js';
 import type { PeopleStore } from '../storage/stores/people.js';
-import type { Caller } from './account-service.js';
-import { workspaceUuid } from './ids.js';
-import { hashToken } from './tokens.js';
+import { hashToken } from '../tokens/token-secrets.js';
 import type { UserPasswords } from './user-passwords.js';
 
 export interface SessionLifetimes {
