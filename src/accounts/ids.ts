@@ -13,7 +13,7 @@ function namespace(uuid: string): Buffer {
 
 /**
  * Version 5: SHA-1 of the namespace's bytes and the name, version and variant bits set.
- * Written out (test/unit/ids.test.ts checks it against the `uuid` package) because a bulk
+ * Written out (test/accounts/ids.test.ts checks it against the `uuid` package) because a bulk
  * create names 200 links at once and the package parses the namespace again on every call.
  */
 function uuidV5(name: string, space: Buffer): string {

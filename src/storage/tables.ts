@@ -185,7 +185,7 @@ export interface UserTable {
   /** Lower-cased: unique, so an email is one user whatever its case. */
   email_key: string;
   display_name: string | null;
-  /** scrypt (accounts/user-passwords.ts); null until the person sets one. */
+  /** scrypt (passwords/scrypt.ts, through people/user-passwords.ts); null until the person sets one. */
   password_hash: string | null;
   created_at: number;
 }

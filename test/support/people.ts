@@ -1,14 +1,24 @@
 // People for HTTP tests: a user with a role in a workspace, signed in through POST /auth/sign-in.
+import { randomBytes, scryptSync } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import type { Role } from '../../src/accounts/roles.js';
-import { hashPasswordInProcess } from '../../src/passwords/scrypt.js';
 import { BASE_PREFIX, type TestApp, uniqueName } from './app.js';
 
 export const PASSWORD = 'correct horse battery';
 /** What the web app's own requests carry: its origin. */
 export const SAME_ORIGIN = { origin: BASE_PREFIX };
 
-let hash: Promise<string> | undefined;
+/**
+ * The fixtures' password hash, in the stored form (`scrypt$N$r$p$salt$key`) but at N=2^10 instead of a person's
+ * 2^15: a stored hash carries its own parameters and every check honours them, so each sign-in of a fixture costs
+ * about a millisecond of scrypt rather than ~100 ms, in the dozens of suites that sign people in. Hashes Brief
+ * makes itself (invitations, changes, resets) keep the full cost, and their tests check those.
+ */
+const FIXTURE_HASH = (() => {
+  const salt = randomBytes(16);
+  const key = scryptSync(PASSWORD.normalize('NFC'), salt, 32, { N: 2 ** 10, r: 8, p: 1 });
+  return ['scrypt', 2 ** 10, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+})();
 
 export interface SignedIn {
   email: string;
@@ -25,10 +35,9 @@ export function sessionSetBy(setCookie: string | string[] | undefined): string |
   return /brief_session=([A-Za-z0-9_-]+)/.exec(header)?.[1];
 }
 
-/** A user (one password hash for all: scrypt is slow on purpose) with a role in the account. */
+/** A user (with the fixtures' password hash) with a role in the account. */
 export async function addUser(t: TestApp, accountId: number, role: Role, email = `${uniqueName('person')}@example.com`) {
-  hash ??= hashPasswordInProcess('person', PASSWORD);
-  const user = await t.database.people.createUser({ email, displayName: null, passwordHash: await hash }, accountId, role);
+  const user = await t.database.people.createUser({ email, displayName: null, passwordHash: FIXTURE_HASH }, accountId, role);
   if (!user) throw new Error(`${email} exists already`);
   return user;
 }
