@@ -1,7 +1,8 @@
 // Accounts, which the v3 interface calls workspaces: made and found by name (`brief account`), the anonymous
 // account every call without credentials acts for, and v3's check that a call names the caller's own.
-import { BriefError } from '../errors.js';
+
 import type { AccountRecord, AccountStore } from '../storage/stores/accounts.js';
+import { ACCOUNT_ERRORS } from './account-errors.js';
 import type { Caller } from './caller.js';
 import { workspaceUuid } from './ids.js';
 
@@ -20,16 +21,16 @@ export class AccountService {
 
   async create(name: string): Promise<AccountRecord> {
     if (!ACCOUNT_NAME.test(name)) {
-      throw BriefError.invalid('name', 'regex', 'Account names are 1-64 letters, digits, "_", ".", "@" or "-", starting with a letter or digit');
+      throw ACCOUNT_ERRORS.badName();
     }
     const account = await this.store.create(name);
-    if (!account) throw BriefError.invalid('name', 'unique', `Account "${name}" already exists`);
+    if (!account) throw ACCOUNT_ERRORS.nameTaken(name);
     return account;
   }
 
   async byName(name: string): Promise<AccountRecord> {
     const account = await this.store.byName(name);
-    if (!account) throw BriefError.notFound(`No account named "${name}"`);
+    if (!account) throw ACCOUNT_ERRORS.noSuchAccount(name);
     return account;
   }
 
@@ -44,6 +45,6 @@ export class AccountService {
    */
   checkWorkspace(caller: Caller, workspaceId: string | undefined): void {
     if (workspaceId === undefined || workspaceId === '' || workspaceId === 'undefined') return;
-    if (caller.anonymous || workspaceId !== workspaceUuid(caller.accountId)) throw BriefError.notFound('Workspace not found');
+    if (caller.anonymous || workspaceId !== workspaceUuid(caller.accountId)) throw ACCOUNT_ERRORS.workspaceNotFound();
   }
 }

@@ -4,7 +4,7 @@
 // also the workspace itself. Reads are open to every role but the token list (it names who made each
 // token, and a viewer has no use for it), so only changes and that read are named here.
 // No Node modules and no storage here: the web app's typecheck reads this file (through tokens/schemas.ts).
-import { BriefError } from '../errors.js';
+import { BriefError, declareError } from '../errors.js';
 
 /** The roles the database holds (storage's RoleName and ROLE_NAMES, checked by a constraint; test/accounts/roles.test.ts says they agree). */
 export type Role = 'viewer' | 'member' | 'admin' | 'owner';
@@ -55,11 +55,26 @@ export function mayDo(role: Role, action: Action): boolean {
  */
 export function requireRole(caller: { readonly role?: Role | undefined }, action: Action): void {
   if (caller.role === undefined || mayDo(caller.role, action)) return;
-  throw BriefError.forbidden(`A ${caller.role} may not ${WHAT[action]}; this needs the ${LEAST_ROLE[action]} role or above`);
+  throw ROLE_ERRORS.forbidden(caller.role, action);
 }
 
 /** A role named by a person (the API, the CLI): one of the four, else a validation error. */
 export function parseRole(value: string, field = 'role'): Role {
   if (isRole(value)) return value;
-  throw BriefError.invalid(field, 'enum', `The ${field} field must be one of ${ROLES.join(', ')}`);
+  throw ROLE_ERRORS.notARole(field);
 }
+
+/** A role's refusals, declared once (decision 0037): worded here, from the tables above. */
+export const ROLE_ERRORS = {
+  forbidden: declareError(
+    'A role that may see but not do this',
+    (role: Role, action: Action) => BriefError.forbidden(`A ${role} may not ${WHAT[action]}; this needs the ${LEAST_ROLE[action]} role or above`),
+    'viewer',
+    'links:write',
+  ),
+  notARole: declareError(
+    'Not a role',
+    (field: string) => BriefError.invalid(field, 'enum', `The ${field} field must be one of ${ROLES.join(', ')}`),
+    'role',
+  ),
+};

@@ -4,7 +4,7 @@
 // Here: the scopes' names and what a call needs of its caller, which the edge checks on every route
 // (http/route-scopes.ts); what a token is made with and holds is the token feature's (tokens/token-scopes.ts).
 // No Node modules here: the web app's typecheck reads this file.
-import { BriefError } from '../errors.js';
+import { BriefError, declareError } from '../errors.js';
 
 export const SCOPES = ['links:read', 'links:write', 'analytics:read', 'domains:write', 'members:read'] as const;
 
@@ -24,11 +24,16 @@ export function missingScopes(held: readonly Scope[] | undefined, needed: RouteS
   return wanted.filter((scope) => !held.includes(scope));
 }
 
-/** The error a token used beyond its scopes answers: 403 naming what it lacks. */
-export function forbiddenFor(missing: readonly Scope[], needed: RouteScope): BriefError {
-  const names = missing.join(', ');
-  const what = missing.length === 1 ? `the scope ${names}` : `the scopes ${names}`;
-  return BriefError.forbidden(
-    needed === 'every' ? `This call needs a token with every scope; this token lacks ${what}` : `This call needs a token with ${what}`,
-  );
-}
+/** The error a token used beyond its scopes answers, 403 naming what it lacks: declared once (decision 0037). */
+export const forbiddenFor = declareError(
+  'A token without the scope the call needs',
+  (missing: readonly Scope[], needed: RouteScope): BriefError => {
+    const names = missing.join(', ');
+    const what = missing.length === 1 ? `the scope ${names}` : `the scopes ${names}`;
+    return BriefError.forbidden(
+      needed === 'every' ? `This call needs a token with every scope; this token lacks ${what}` : `This call needs a token with ${what}`,
+    );
+  },
+  ['links:write'],
+  'links:write',
+);

@@ -1,7 +1,7 @@
 import type { Caller } from '../accounts/caller.js';
-import { BriefError } from '../errors.js';
 import type { LinkService } from '../links/link-service.js';
 import type { AnalyticsStore, ClickCountQuery, TopColumn } from '../storage/stores/analytics.js';
+import { ANALYTICS_ERRORS } from './analytics-errors.js';
 import type { AnalyticsRetention } from './analytics-retention.js';
 import type { ClicksQuery, ClicksResult, RangeName, TopEntry, TopQuery, TopResult } from './schemas.js';
 import { bucketIndex, ceilTo, DAY, floorTo, QUARTER_HOUR, rangeAt, seriesBetween, TimeZone } from './time-series.js';
@@ -48,7 +48,7 @@ export class AnalyticsService {
     const zone = this.zone(query.timezone);
     const { start, end } = this.range(query, zone);
     if (query.granularity === 'hour' && end - start > HOURLY_MAX_MS) {
-      throw BriefError.invalid('to', 'to', 'The to field must be at most 31 days after from by hour: use granularity=day, or a shorter range');
+      throw ANALYTICS_ERRORS.hoursTooLong();
     }
     const linkId = query.link === undefined ? undefined : await this.linkId(caller, query.link);
     const series = seriesBetween(start, end, query.granularity, zone);
@@ -123,26 +123,26 @@ export class AnalyticsService {
   /** The range's instants: the preset's in the zone, or the custom one to whole quarter hours. */
   private range(query: Query<ClicksQuery> | Query<TopQuery>, zone: TimeZone): { start: number; end: number; name: RangeName } {
     if (query.from === undefined && query.to === undefined) return { ...rangeAt(query.range, zone, this.now()), name: query.range };
-    if (query.from === undefined) throw BriefError.invalid('from', 'from', 'The from field is required with to: an ISO timestamp');
+    if (query.from === undefined) throw ANALYTICS_ERRORS.fromMissing();
     const from = instant('from', query.from);
     const to = query.to === undefined ? this.now() : instant('to', query.to);
     const start = floorTo(from, QUARTER_HOUR);
     const end = ceilTo(to, QUARTER_HOUR);
-    if (end <= start) throw BriefError.invalid('to', 'to', 'The to field must be later than from');
-    if (end - start > CUSTOM_MAX_MS) throw BriefError.invalid('to', 'to', 'The to field must be at most 366 days after from');
+    if (end <= start) throw ANALYTICS_ERRORS.notAfterFrom();
+    if (end - start > CUSTOM_MAX_MS) throw ANALYTICS_ERRORS.rangeTooLong();
     return { start, end, name: 'custom' };
   }
 
   private zone(name: string): TimeZone {
     const zone = TimeZone.named(name);
-    if (!zone) throw BriefError.invalid('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris');
+    if (!zone) throw ANALYTICS_ERRORS.timezone();
     return zone;
   }
 
   /** The id of the caller's link named `domain/slug` (not found: 404, as any other account's link). */
   private async linkId(caller: Caller, reference: string): Promise<number> {
     const slash = reference.indexOf('/');
-    if (slash <= 0 || slash === reference.length - 1) throw BriefError.invalid('link', 'link', 'The link field must be domain/slug');
+    if (slash <= 0 || slash === reference.length - 1) throw ANALYTICS_ERRORS.link();
     const { link } = await this.links.own(caller, reference.slice(0, slash), reference.slice(slash + 1));
     return link.id;
   }
@@ -151,8 +151,7 @@ export class AnalyticsService {
 /** An ISO 8601 timestamp with its offset (or Z), as epoch milliseconds. */
 function instant(field: 'from' | 'to', text: string): number {
   const at = ISO_TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(at) || at < 0)
-    throw BriefError.invalid(field, field, `The ${field} field must be an ISO timestamp with its offset, such as 2026-11-01T00:00:00Z`);
+  if (Number.isNaN(at) || at < 0) throw ANALYTICS_ERRORS.instant(field);
   return at;
 }
 

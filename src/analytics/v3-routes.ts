@@ -1,10 +1,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { fieldExample, notInList, rangeExample } from '../errors.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, workspaceCallErrors } from '../http/error-schemas.js';
+import { LINK_NOT_FOUND_EXAMPLES } from '../links/link-errors.js';
+import { ANALYTICS_ERRORS } from './analytics-errors.js';
 import { type AnalyticsService, TOP_DIMENSIONS, type TopDimension } from './analytics-service.js';
 import { ClicksQuery, ClicksResult, TopQuery, TopResult } from './schemas.js';
+
+/** What the analytics calls' query may get wrong (the top lists add their limit). */
+const QUERY_EXAMPLES = {
+  range: fieldExample('Not one of the ranges', notInList('range')),
+  timezone: ANALYTICS_ERRORS.timezone,
+  link: ANALYTICS_ERRORS.link,
+};
 
 const clicksSchema = {
   summary: 'Clicks over time',
@@ -19,10 +29,10 @@ const clicksSchema = {
     200: ClicksResult,
     ...workspaceCallErrors(),
     404: errorResponse(404, {
-      examples: 'v3NotFound',
+      examples: LINK_NOT_FOUND_EXAMPLES,
       description: "E_NOT_FOUND: a workspaceId that is not the caller's, or a link not among the caller's.",
     }),
-    422: errorResponse(422, { examples: 'analyticsValidation' }),
+    422: errorResponse(422, { examples: QUERY_EXAMPLES }),
   },
 };
 
@@ -52,7 +62,9 @@ const topSchema = (dimension: TopDimension) => ({
   response: {
     ...clicksSchema.response,
     200: TopResult,
-    422: errorResponse(422, { examples: 'topValidation' }),
+    422: errorResponse(422, {
+      examples: { ...QUERY_EXAMPLES, limit: rangeExample('A number out of range', 'limit', TopQuery.properties.limit) },
+    }),
   },
 });
 

@@ -1,9 +1,10 @@
-// Why a claim of a private domain through the API is refused (decision 0019), in words the
-// claimer can act on.
+// Why a claim of a private domain through the API is refused (decision 0019); the words are
+// domain-errors.ts'.
 import type { Caller } from '../accounts/caller.js';
 import type { Config } from '../config.js';
-import { BriefError } from '../errors.js';
+import type { BriefError } from '../errors.js';
 import type { StoredDomain } from '../storage/stores/domains.js';
+import { DOMAIN_ERRORS } from './domain-errors.js';
 
 const withoutPort = (hostname: string) => hostname.replace(/:\d+$/, '');
 
@@ -12,34 +13,12 @@ export function refuseConfiguredClaim(config: Config, hostname: string): void {
   const host = withoutPort(hostname);
   const configured = config.publicDomains.find((domain) => withoutPort(domain.hostname) === host);
   if (!configured) return;
-  const isDefault = configured.hostname === config.defaultDomain.hostname;
-  throw BriefError.invalid(
-    'domain',
-    'public',
-    isDefault ? "The domain is this server's default domain (BASE_URL)" : 'The domain is a public domain of this server',
-  );
+  throw configured.hostname === config.defaultDomain.hostname ? DOMAIN_ERRORS.defaultDomain() : DOMAIN_ERRORS.publicDomain();
 }
 
 /** Why a name that is stored already cannot be the caller's claim. */
 export function takenClaim(caller: Caller, holder: StoredDomain | undefined): BriefError {
-  if (holder?.accountId === null) return BriefError.invalid('domain', 'public', 'The domain is a public domain of this server');
-  if (holder === undefined || holder.accountId === caller.accountId) {
-    return BriefError.invalid('domain', 'unique', 'The domain has already been taken');
-  }
-  return BriefError.invalid(
-    'domain',
-    'unique',
-    "The domain has already been claimed by another account; if it is yours, ask this server's administrator",
-  );
-}
-
-/** An account with DOMAINS_PER_ACCOUNT domains already. */
-export function claimLimit(max: number): BriefError {
-  return BriefError.invalid(
-    'domain',
-    'limit',
-    max === 0
-      ? 'Accounts cannot add domains on this server; ask its administrator'
-      : `An account may have at most ${max} domain${max === 1 ? '' : 's'}; remove one first`,
-  );
+  if (holder?.accountId === null) return DOMAIN_ERRORS.publicDomain();
+  if (holder === undefined || holder.accountId === caller.accountId) return DOMAIN_ERRORS.taken();
+  return DOMAIN_ERRORS.claimed();
 }

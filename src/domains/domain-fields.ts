@@ -1,9 +1,9 @@
 // A short domain's fields: its name (shared by the CLI's `brief domain add` and the v3 calls)
 // and its settings.
 import type { ShortDomain } from '../config.js';
-import { BriefError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
 import { CODE_LENGTH_MAX, CODE_LENGTH_MIN } from './code-lengths.js';
+import { DOMAIN_ERRORS } from './domain-errors.js';
 
 export { CODE_LENGTH_MAX, CODE_LENGTH_MIN };
 
@@ -38,9 +38,7 @@ export function domainInPath(raw: string): string | undefined {
 
 /** A domain's own length of generated codes: a whole number from 4 to 32, like CODE_LENGTH. */
 export function checkCodeLength(field: string, length: number): number {
-  if (!Number.isInteger(length) || length < CODE_LENGTH_MIN || length > CODE_LENGTH_MAX) {
-    throw BriefError.invalid(field, 'range', `The ${field} field must be between ${CODE_LENGTH_MIN} and ${CODE_LENGTH_MAX}`);
-  }
+  if (!Number.isInteger(length) || length < CODE_LENGTH_MIN || length > CODE_LENGTH_MAX) throw DOMAIN_ERRORS.codeLength(field);
   return length;
 }
 
@@ -49,11 +47,5 @@ export function checkCodeLength(field: string, length: number): number {
  * (no user name or password unless ALLOW_URL_CREDENTIALS is on); the errors name `field`.
  */
 export function parseRedirectUrl(field: string, value: string, allowCredentials: boolean): URL {
-  try {
-    return linkDestination(value, allowCredentials);
-  } catch (error) {
-    const first = error instanceof BriefError ? error.errors?.[0] : undefined;
-    if (!first) throw error;
-    throw BriefError.invalid(field, first.rule, first.message.replace('The url field', `The ${field} field`));
-  }
+  return linkDestination(value, allowCredentials, field);
 }

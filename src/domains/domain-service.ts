@@ -1,12 +1,11 @@
 import type { Caller } from '../accounts/caller.js';
 import { requireRole } from '../accounts/roles.js';
 import type { Config, ShortDomain } from '../config.js';
-import { BriefError } from '../errors.js';
 import { canonicalHost, endpointOf } from '../net/host-names.js';
 import { InstanceAddresses } from '../net/instance-addresses.js';
 import type { DomainSettings, DomainStore, StoredDomain } from '../storage/stores/domains.js';
 import type { LinkStore } from '../storage/stores/links.js';
-import { claimLimit, refuseConfiguredClaim, takenClaim } from './domain-claims.js';
+import { refuseConfiguredClaim, takenClaim } from './domain-claims.js';
 import {
   configuredEntry,
   type DomainEntry,
@@ -17,6 +16,7 @@ import {
   storedEntry,
   toShortDomain,
 } from './domain-entries.js';
+import { DOMAIN_ERRORS } from './domain-errors.js';
 import { checkCodeLength, domainInPath, HOSTNAME, parseRedirectUrl, parseShortDomain } from './domain-fields.js';
 import { newVerificationToken, servesRedirects, type TxtLookup, verificationProblem, verificationRecord } from './domain-verification.js';
 import type { ListDomainsQuery } from './schemas.js';
@@ -78,10 +78,10 @@ export class DomainService {
     const configured = this.configured.get(hostname);
     if (configured) return { ...configured, codeLength };
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 422).
-    if (!HOSTNAME.test(hostname)) throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
+    if (!HOSTNAME.test(hostname)) throw DOMAIN_ERRORS.notUsable();
     const domain = await this.stored.one(hostname);
     if (!domain || (domain.accountId !== null && domain.accountId !== caller.accountId)) {
-      throw BriefError.invalid('domain', 'exists', 'The selected domain is invalid');
+      throw DOMAIN_ERRORS.notUsable();
     }
     return { ...toShortDomain(domain), codeLength: domain.codeLength ?? codeLength };
   }
@@ -119,9 +119,7 @@ export class DomainService {
    * of every destination stored (links made, bulk, edited; a domain's home and not-found redirects).
    */
   async refuseLoop(caller: Caller, url: URL, field = 'url'): Promise<void> {
-    if (await this.isShortHost(caller, url)) {
-      throw BriefError.invalid(field, 'notShortLink', `The ${field} field must not point to a short link domain`);
-    }
+    if (await this.isShortHost(caller, url)) throw DOMAIN_ERRORS.loop(field);
   }
 
   /** Tells `listener` after every change this instance makes to the stored domains (the redirect side's settings). */
@@ -132,12 +130,10 @@ export class DomainService {
   /** `brief domain add`: a private domain of an account, or a public one when accountId is null; verified, an administrator added it. */
   async add(rawHostname: string, accountId: number | null): Promise<ShortDomain> {
     const domain = parseShortDomain(rawHostname);
-    if (!domain) throw BriefError.invalid('hostname', 'hostname', `"${rawHostname}" is not a valid host name`);
-    if (this.configured.has(domain.hostname)) {
-      throw BriefError.invalid('hostname', 'unique', `${domain.hostname} is already a public domain from the configuration`);
-    }
+    if (!domain) throw DOMAIN_ERRORS.badHostname(rawHostname);
+    if (this.configured.has(domain.hostname)) throw DOMAIN_ERRORS.configuredAlready(domain.hostname);
     const added = await this.store.add({ ...domain, accountId, verifiedAt: Date.now(), verificationToken: null });
-    if (added !== 'added') throw BriefError.invalid('hostname', 'unique', `Domain ${domain.hostname} already exists`);
+    if (added !== 'added') throw DOMAIN_ERRORS.exists(domain.hostname);
     await this.changed();
     return domain;
   }
@@ -150,7 +146,7 @@ export class DomainService {
   async addOwn(caller: Caller, rawDomain: string, codeLength: number | undefined): Promise<DomainEntry> {
     requireRole(caller, 'domains:write');
     const domain = parseShortDomain(rawDomain.trim());
-    if (!domain) throw BriefError.invalid('domain', 'hostname', 'The domain field must be a host name, such as go.example.com');
+    if (!domain) throw DOMAIN_ERRORS.notAHostname();
     if (codeLength !== undefined) checkCodeLength('shortCodeLength', codeLength);
     refuseConfiguredClaim(this.config, domain.hostname);
     const existing = await this.store.byHostname(domain.hostname);
@@ -165,7 +161,7 @@ export class DomainService {
       verificationToken: newVerificationToken(),
     };
     const outcome = await this.store.add(stored, this.config.domainsPerAccount);
-    if (outcome === 'limit') throw claimLimit(this.config.domainsPerAccount);
+    if (outcome === 'limit') throw DOMAIN_ERRORS.limit(this.config.domainsPerAccount);
     // Claimed by someone else since the read above.
     if (outcome === 'taken') throw takenClaim(caller, await this.store.byHostname(domain.hostname));
     await this.changed();
@@ -183,10 +179,9 @@ export class DomainService {
     const record = verificationRecord(domain.hostname);
     // Every claim gets a value (addOwn); a row without one can only be verified by an administrator.
     const token = domain.verificationToken;
-    const problem =
-      token === null ? 'The domain can only be verified by an administrator' : verificationProblem(record, token, await this.lookupTxt(record));
-    if (problem !== undefined) throw BriefError.invalid('domain', 'verification', problem);
-    if (!(await this.store.markVerified(domain.hostname))) throw domainNotFound();
+    const problem = token === null ? DOMAIN_ERRORS.adminOnly() : verificationProblem(record, token, await this.lookupTxt(record));
+    if (problem !== undefined) throw problem;
+    if (!(await this.store.markVerified(domain.hostname))) throw DOMAIN_ERRORS.notFound();
     await this.changed();
     return storedEntry(this.config, { ...domain, verifiedAt: Date.now() });
   }
@@ -196,9 +191,9 @@ export class DomainService {
     const hostname = adminHostname(rawHostname);
     this.refuseConfigured(hostname);
     const domain = await this.store.byHostname(hostname);
-    if (!domain) throw BriefError.notFound(`No domain ${hostname}`);
+    if (!domain) throw DOMAIN_ERRORS.noSuchDomain(hostname);
     if (servesRedirects(domain)) return false;
-    if (!(await this.store.markVerified(hostname))) throw BriefError.notFound(`No domain ${hostname}`);
+    if (!(await this.store.markVerified(hostname))) throw DOMAIN_ERRORS.noSuchDomain(hostname);
     await this.changed();
     return true;
   }
@@ -208,16 +203,10 @@ export class DomainService {
     const domain = await this.ownDomain(caller, rawDomain);
     requireRole(caller, 'domains:write');
     const live = await this.links.countLive(domain.hostname);
-    if (live > 0) {
-      throw BriefError.invalid(
-        'domain',
-        'in_use',
-        `The domain still has ${live} live link${live === 1 ? '' : 's'}; delete ${live === 1 ? 'it' : 'them'} first`,
-      );
-    }
+    if (live > 0) throw DOMAIN_ERRORS.inUse(live);
     const removed = await this.store.remove(domain.hostname);
     await this.changed();
-    if (!removed) throw domainNotFound();
+    if (!removed) throw DOMAIN_ERRORS.notFound();
   }
 
   /** PATCH /v3/shorten/domains/{domain}: the settings of one of the caller's private domains. */
@@ -235,16 +224,16 @@ export class DomainService {
     }
     const updated = await this.store.updateSettings(domain.hostname, settings);
     await this.changed();
-    if (!updated) throw domainNotFound();
+    if (!updated) throw DOMAIN_ERRORS.notFound();
   }
 
   /** A stored private domain of the caller; public ones (configured or stored) and anyone else's are not found. */
   private async ownDomain(caller: Caller, rawDomain: string): Promise<StoredDomain> {
     const hostname = domainInPath(rawDomain);
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 404).
-    if (hostname === undefined || this.configured.has(hostname)) throw domainNotFound();
+    if (hostname === undefined || this.configured.has(hostname)) throw DOMAIN_ERRORS.notFound();
     const domain = await this.store.byHostname(hostname);
-    if (!domain || domain.accountId !== caller.accountId) throw domainNotFound();
+    if (!domain || domain.accountId !== caller.accountId) throw DOMAIN_ERRORS.notFound();
     return domain;
   }
 
@@ -271,34 +260,22 @@ export class DomainService {
     this.refuseConfigured(hostname);
     if (withLinks) {
       const keys = await this.store.removeWithLinks(hostname);
-      if (keys === undefined) throw BriefError.notFound(`No domain ${hostname}`);
+      if (keys === undefined) throw DOMAIN_ERRORS.noSuchDomain(hostname);
       for (const key of keys) this.linkChanges.announce(hostname, key);
       await this.changed();
       return keys.length;
     }
     const live = await this.links.countLive(hostname);
-    if (live > 0) {
-      throw BriefError.invalid(
-        'hostname',
-        'in_use',
-        `Domain ${hostname} still has ${live} live link(s); delete them first, or remove it with --with-links`,
-      );
-    }
+    if (live > 0) throw DOMAIN_ERRORS.stillUsed(hostname, live);
     const removed = await this.store.remove(hostname);
     await this.changed();
-    if (!removed) throw BriefError.notFound(`No domain ${hostname}`);
+    if (!removed) throw DOMAIN_ERRORS.noSuchDomain(hostname);
     return 0;
   }
 
   /** The CLI's domains are stored ones: a configured one is changed in the configuration. */
   private refuseConfigured(hostname: string): void {
-    if (this.configured.has(hostname)) {
-      throw BriefError.invalid(
-        'hostname',
-        'configured',
-        `${hostname} comes from the configuration (BASE_URL or PUBLIC_DOMAINS); change that instead`,
-      );
-    }
+    if (this.configured.has(hostname)) throw DOMAIN_ERRORS.configured(hostname);
   }
 
   /** `brief domain list`: every domain, with its owner and its redirect settings. */
@@ -327,5 +304,3 @@ const adminHostname = (raw: string): string =>
     .replace(/^https?:\/\//i, '')
     .replace(/\/+$/, '')
     .toLowerCase();
-
-const domainNotFound = () => BriefError.notFound('Domain not found');

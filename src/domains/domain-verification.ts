@@ -3,7 +3,9 @@
 // Brief never fetches anything from the domain itself.
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
+import type { BriefError } from '../errors.js';
 import type { DomainVerification } from '../storage/stores/domains.js';
+import { DOMAIN_ERRORS } from './domain-errors.js';
 
 /** The label before the domain's name where its TXT record is looked for. */
 export const VERIFY_LABEL = '_brief-verify';
@@ -52,11 +54,10 @@ export function dnsTxtLookup(servers: readonly string[] | undefined): TxtLookup 
   };
 }
 
-/** Why a check did not verify the domain, in words for its owner; undefined when it did. */
-export function verificationProblem(record: string, token: string, answer: TxtAnswer): string | undefined {
-  if ('failed' in answer) return `The domain is not verified: the DNS lookup of ${record} failed (${answer.failed}); try again later`;
+/** Why a check did not verify the domain, as the error its owner gets (in words they can act on); undefined when it did. */
+export function verificationProblem(record: string, token: string, answer: TxtAnswer): BriefError | undefined {
+  if ('failed' in answer) return DOMAIN_ERRORS.lookupFailed(record, answer.failed);
   if (answer.values.includes(token)) return undefined;
-  if (answer.values.length === 0) return `The domain is not verified: there is no TXT record at ${record}; add one holding "${token}"`;
-  const others = answer.values.length === 1 ? '1 other value' : `${answer.values.length} other values`;
-  return `The domain is not verified: the TXT record at ${record} does not hold "${token}" (found ${others})`;
+  if (answer.values.length === 0) return DOMAIN_ERRORS.noRecord(record, token);
+  return DOMAIN_ERRORS.wrongRecord(record, token, answer.values.length);
 }

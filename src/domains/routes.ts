@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { documentedOnly, OPTIONAL_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { DOMAIN_LIST_EXAMPLES } from './domain-errors.js';
 import type { DomainService } from './domain-service.js';
 import { DomainPageSchema, ListDomainsQuery } from './schemas.js';
 
@@ -15,7 +16,7 @@ const listDomainsSchema = {
   response: {
     200: DomainPageSchema,
     ...errorResponses(400, 401, 500, 503),
-    422: errorResponse(422, { examples: 'domainsValidation' }),
+    422: errorResponse(422, { examples: DOMAIN_LIST_EXAMPLES }),
   },
 };
 

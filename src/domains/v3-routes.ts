@@ -1,15 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { ACCOUNT_ERRORS } from '../accounts/account-errors.js';
+import { fieldExample, required } from '../errors.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
 import { type ErrorExamples, errorResponse, workspaceCallErrors, workspaceNotFoundResponse } from '../http/error-schemas.js';
+import { URL_ERRORS } from '../net/url-errors.js';
+import { DOMAIN_ERRORS } from './domain-errors.js';
 import type { DomainEntry, DomainService } from './domain-service.js';
 import { AddDomainBody, DomainPath, DomainSettingsBody, DomainSuccess, DomainsQuery, V3Domain, V3DomainList } from './v3-schemas.js';
 
 const tags = ['v3 domains'];
 const domainNotFound = errorResponse(404, {
-  examples: 'domainNotFound',
+  examples: { notFound: DOMAIN_ERRORS.notFound, workspace: ACCOUNT_ERRORS.workspaceNotFound },
   description: "E_NOT_FOUND: not one of the caller's private domains (a public domain, another account's, or none).",
 });
 
@@ -37,7 +41,18 @@ const addSchema = {
     200: V3Domain,
     ...workspaceCallErrors(),
     404: workspaceNotFoundResponse(),
-    422: errorResponse(422, { examples: 'addDomainValidation' }),
+    422: errorResponse(422, {
+      examples: {
+        taken: DOMAIN_ERRORS.taken,
+        claimed: DOMAIN_ERRORS.claimed,
+        defaultDomain: DOMAIN_ERRORS.defaultDomain,
+        public: DOMAIN_ERRORS.publicDomain,
+        limit: DOMAIN_ERRORS.limit,
+        hostname: DOMAIN_ERRORS.notAHostname,
+        missing: fieldExample('No domain', required('domain')),
+        codeLength: DOMAIN_ERRORS.codeLength,
+      },
+    }),
   },
 };
 
@@ -63,7 +78,7 @@ const removeSchema = ownDomainSchema(
   'Remove a private domain',
   "One of the caller's private domains without live links (422 while it has some).",
   DomainSuccess,
-  'removeDomainValidation',
+  { inUse: DOMAIN_ERRORS.inUse },
 );
 
 const settingsSchema = ownDomainSchema(
@@ -71,7 +86,12 @@ const settingsSchema = ownDomainSchema(
   'The length of codes generated on the domain, where its bare address (`/`) redirects, and where its unknown keys ' +
     'redirect instead of the 404 page. The redirects change at once on this instance, within CHANGE_POLL_MS on the others.',
   DomainSuccess,
-  'domainSettingsValidation',
+  {
+    codeLength: DOMAIN_ERRORS.codeLength.exampleWith(['randomCodeLength']),
+    url: URL_ERRORS.invalid.exampleWith(['homePageRedirectUrl']),
+    credentials: URL_ERRORS.credentials.exampleWith(['homePageRedirectUrl']),
+    loop: DOMAIN_ERRORS.loop,
+  },
   { body: DomainSettingsBody },
 );
 
@@ -81,7 +101,7 @@ const verifySchema = ownDomainSchema(
     "the claim's `verification.value`, the domain is verified and serves its links from then on, on this instance at " +
     'once and on the others within CHANGE_POLL_MS; otherwise 422 says what was found. A domain verified already answers 200.',
   V3Domain,
-  'verifyDomainValidation',
+  { missing: DOMAIN_ERRORS.noRecord, wrong: DOMAIN_ERRORS.wrongRecord, failed: DOMAIN_ERRORS.lookupFailed },
 );
 
 const toV3Domain = (entry: DomainEntry) => ({

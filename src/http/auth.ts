@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import { ACCOUNT_ERRORS } from '../accounts/account-errors.js';
 import type { AccountService } from '../accounts/account-service.js';
 import type { Caller } from '../accounts/caller.js';
 import type { Config } from '../config.js';
-import { BriefError } from '../errors.js';
+import { EDGE_ERRORS } from './edge-errors.js';
 import { sessionCookieOf } from './session-cookie.js';
 
 /**
@@ -40,13 +41,13 @@ export function createAuthenticator(
       if (session === undefined) return callers.anonymous();
       refuseCrossSite(request);
       const caller = session === '' ? null : await callers.bySession(session);
-      if (!caller) throw BriefError.unauthorized('The session has ended: sign in again');
+      if (!caller) throw EDGE_ERRORS.sessionEnded();
       return caller;
     }
     const match = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(header);
-    if (!match) throw BriefError.unauthorized('The Authorization header must be "Bearer <token>"');
+    if (!match) throw EDGE_ERRORS.notBearer();
     const caller = await callers.byToken(match[1]!);
-    if (!caller) throw BriefError.unauthorized('Invalid, expired or revoked token');
+    if (!caller) throw EDGE_ERRORS.badToken();
     return caller;
   };
   return function authenticate(request: FastifyRequest): Promise<Caller> {
@@ -82,7 +83,7 @@ export type CallerKind = 'anyone' | 'account';
 export function createWorkspaceCaller(authenticate: Authenticate, accounts: Pick<AccountService, 'checkWorkspace'>) {
   return async function callerIn(request: FastifyRequest, workspaceId: string | undefined, kind: CallerKind): Promise<Caller> {
     const caller = await authenticate(request);
-    if (kind === 'account' && caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');
+    if (kind === 'account' && caller.anonymous) throw ACCOUNT_ERRORS.tokenRequired();
     accounts.checkWorkspace(caller, workspaceId);
     return caller;
   };

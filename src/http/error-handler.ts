@@ -2,10 +2,11 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BriefError, type FieldError } from '../errors.js';
+import { BriefError, badFormat, belowMinimum, type FieldError, itemCount, notInList, outOfRange, required, tooLong, wrongType } from '../errors.js';
 import { HTML_PAGE_HEADERS, NOT_FOUND_PAGE } from '../html/pages.js';
 import { isConnectionError } from '../storage/connection-errors.js';
-import { ERROR_STATUS, type HttpErrorCode, statusOf } from './error-status.js';
+import { httpError, internalError, routeNotFound } from './edge-errors.js';
+import { ERROR_STATUS, statusOf } from './error-status.js';
 
 interface AjvError {
   keyword: string;
@@ -45,12 +46,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(error.statusCode).send(httpError('E_BAD_REQUEST', error.message));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(ERROR_STATUS.E_INTERNAL_ERROR).send(httpError('E_INTERNAL_ERROR', 'Internal server error'));
+    return reply.code(ERROR_STATUS.E_INTERNAL_ERROR).send(internalError());
   });
 
   app.setNotFoundHandler((request, reply) => {
     if (API_PREFIX.test(request.url) || API_PREFIX.test(routedPath(request.url))) {
-      return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(httpError('E_ROUTE_NOT_FOUND', `Cannot ${request.method} ${request.url.split('?')[0]}`));
+      return reply.code(ERROR_STATUS.E_ROUTE_NOT_FOUND).send(routeNotFound(request.method, request.url.split('?')[0]!));
     }
     return reply.code(404).headers(HTML_PAGE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   });
@@ -87,11 +88,6 @@ function errorBody(error: BriefError): { message: string; code: string; errors?:
   const body: { message: string; code: string; errors?: FieldError[] } = { message: error.message, code: error.code };
   if (error.errors) body.errors = error.errors;
   return body;
-}
-
-/** The body of an error only the HTTP edge knows: refused before routing, an unknown route, a bug. */
-function httpError(code: HttpErrorCode, message: string): { message: string; code: HttpErrorCode } {
-  return { message, code };
 }
 
 /**
@@ -161,49 +157,27 @@ function fromSchemaErrors(errors: AjvError[]): BriefError {
   return new BriefError('E_VALIDATION_ERROR', fieldErrors[0]?.message ?? 'Invalid request', fieldErrors);
 }
 
-/** A JSON type as the messages name it: "a whole number", "an object", "null". */
-function aType(type: string): string {
-  if (type === 'integer') return 'a whole number';
-  if (type === 'null') return 'null';
-  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-}
-
 function toFieldError(error: AjvError): FieldError {
   const field = error.keyword === 'required' ? String(error.params.missingProperty) : error.instancePath.replace(/^\//, '') || 'request';
   const { minimum, maximum } = error.parentSchema ?? {};
   switch (error.keyword) {
     case 'required':
-      return { field, rule: 'required', message: `The ${field} field must be defined` };
+      return required(field);
     case 'enum':
-      return { field, rule: 'enum', message: `The selected ${field} is invalid` };
+      return notInList(field);
     case 'minimum':
     case 'maximum':
-      return {
-        field,
-        rule: 'range',
-        message:
-          minimum !== undefined && maximum !== undefined
-            ? `The ${field} field must be between ${minimum} and ${maximum}`
-            : `The ${field} field must be at least ${minimum}`,
-      };
+      return minimum !== undefined && maximum !== undefined ? outOfRange(field, minimum, maximum) : belowMinimum(field, minimum as number);
     case 'type':
       // A nullable field's schema names two types ("integer,null"): "must be a whole number or null".
-      return {
-        field,
-        rule: String(error.params.type),
-        message: `The ${field} field must be ${String(error.params.type).split(',').map(aType).join(' or ')}`,
-      };
+      return wrongType(field, String(error.params.type));
     case 'minItems':
     case 'maxItems':
-      return {
-        field,
-        rule: error.keyword,
-        message: `The ${field} field must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${error.params.limit} items`,
-      };
+      return itemCount(field, error.keyword, error.params.limit as number);
     case 'maxLength':
-      return { field, rule: 'maxLength', message: `The ${field} field must not be greater than ${error.params.limit} characters` };
+      return tooLong(field, error.params.limit as number);
     case 'pattern':
-      return { field, rule: 'regex', message: `The ${field} field format is invalid` };
+      return badFormat(field);
     default:
       return { field, rule: error.keyword, message: `The ${field} field is invalid` };
   }

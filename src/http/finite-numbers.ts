@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BriefError } from '../errors.js';
+import { BriefError, wrongType } from '../errors.js';
 
 /**
  * Ajv's type coercion turns a query or path value like `1e400` (or 400 nines) into Infinity,
@@ -20,7 +20,7 @@ function refuseIn(values: unknown): void {
   if (typeof values !== 'object' || values === null) return;
   for (const [field, value] of Object.entries(values)) {
     if (typeof value === 'number' && !Number.isFinite(value)) {
-      throw BriefError.invalid(field, 'integer', `The ${field} field must be a whole number`);
+      throw BriefError.field(wrongType(field, 'integer'));
     }
   }
 }

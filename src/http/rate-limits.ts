@@ -14,6 +14,7 @@ import { BriefError } from '../errors.js';
 import type { ClientAddress } from '../net/client-address.js';
 import type { CounterState, RateCounters } from '../shared-state/counters.js';
 import type { Authenticate } from './auth.js';
+import { EDGE_ERRORS } from './edge-errors.js';
 import { errorMedia, errorResponse, RATE_LIMIT_HEADERS } from './error-schemas.js';
 
 /**
@@ -164,7 +165,7 @@ export function registerRateLimits(app: FastifyInstance, config: Config, deps: R
 
   const refuseAnonymous: onRequestHookHandler = async (request) => {
     if ((await authenticate(request)).anonymous) {
-      throw BriefError.unauthorized('Anonymous shortening is turned off on this server: send a bearer token');
+      throw EDGE_ERRORS.anonymousOff();
     }
   };
 

@@ -1,7 +1,7 @@
 // The session cookie and the cross-site check of cookie-authenticated calls (decision 0028).
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { BriefError } from '../errors.js';
+import { EDGE_ERRORS } from './edge-errors.js';
 
 /** The session cookie's name over plain http. */
 export const SESSION_COOKIE = 'brief_session';
@@ -86,13 +86,13 @@ export function createOriginCheck(config: SchemeConfig) {
   return function refuseCrossSite(request: FastifyRequest): void {
     const site = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
-    if (site === 'cross-site' || site === 'same-site') throw crossSite();
+    if (site === 'cross-site' || site === 'same-site') throw EDGE_ERRORS.crossSite();
     if (origin !== undefined) {
       const from = originOf(origin);
-      if (from === undefined || (from !== baseOrigin && from !== ownOrigin(config, request))) throw crossSite();
+      if (from === undefined || (from !== baseOrigin && from !== ownOrigin(config, request))) throw EDGE_ERRORS.crossSite();
       return;
     }
-    if (!SAFE_METHODS.has(request.method) && site !== 'same-origin') throw crossSite();
+    if (!SAFE_METHODS.has(request.method) && site !== 'same-origin') throw EDGE_ERRORS.crossSite();
   };
 }
 
@@ -111,6 +111,3 @@ function originOf(raw: string): string | undefined {
     return undefined;
   }
 }
-
-const crossSite = () =>
-  BriefError.forbidden('Cross-site requests with the session cookie are refused: call from Brief’s own pages, or use a bearer token');

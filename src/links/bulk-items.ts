@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { BriefError, type FieldError } from '../errors.js';
+import { BriefError, type FieldError, required, wrongType } from '../errors.js';
+import { LINK_ERRORS } from './link-errors.js';
 import { type CheckedLink, checkLinkInput, fieldErrorsOf } from './link-input.js';
 import { BulkItem } from './v3-schemas.js';
 
@@ -13,13 +14,8 @@ const checkItemOnce = () => {
 };
 
 function fieldError(error: ErrorObject): FieldError {
-  if (error.keyword === 'required') {
-    const field = String(error.params.missingProperty);
-    return { field, rule: 'required', message: `The ${field} field must be defined` };
-  }
-  const field = error.instancePath.replace(/^\//, '') || 'item';
-  const type = String(error.params.type ?? 'valid');
-  return { field, rule: type, message: `The ${field} field must be a ${type}` };
+  if (error.keyword === 'required') return required(String(error.params.missingProperty));
+  return wrongType(error.instancePath.replace(/^\//, '') || 'item', String(error.params.type ?? 'valid'));
 }
 
 /**
@@ -28,25 +24,12 @@ function fieldError(error: ErrorObject): FieldError {
  */
 export function bulkItemInput(item: unknown): BulkItem {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw BriefError.invalid('item', 'object', 'Each item must be an object with a url');
+    throw LINK_ERRORS.notAnItem();
   }
   const checkItem = checkItemOnce();
   if (checkItem(item)) return item;
   const errors = (checkItem.errors ?? []).map(fieldError);
   throw new BriefError('E_VALIDATION_ERROR', errors[0]?.message ?? 'The item is invalid', errors);
-}
-
-/**
- * A field error of item `index`, named as the body's path to it: `2.url`, "The 2.url field
- * must be a valid URL" (the item itself, when it is not an object: `2`).
- */
-function inItem(index: number, error: FieldError): FieldError {
-  if (error.field === 'item') return { field: String(index), rule: error.rule, message: `Item ${index} must be an object with a url` };
-  const field = `${index}.${error.field}`;
-  const named = error.message.replace(/^The (selected )?(\S+)/, (whole, selected: string | undefined, name: string) =>
-    name === error.field ? `The ${selected ?? ''}${field}` : whole,
-  );
-  return { field, rule: error.rule, message: named === error.message ? `Item ${index}: ${error.message}` : named };
 }
 
 /**
@@ -56,16 +39,15 @@ function inItem(index: number, error: FieldError): FieldError {
  * that has no URL (decision 0017).
  */
 export function checkBulkItems(items: readonly unknown[], allowCredentials: boolean, now = Date.now()): CheckedLink[] {
-  const errors: FieldError[] = [];
+  const failed: Array<readonly [number, FieldError[]]> = [];
   const checked = items.map((item, index) => {
     try {
       return checkLinkInput(bulkItemInput(item), allowCredentials, now);
     } catch (error) {
-      errors.push(...fieldErrorsOf(error).map((fieldError) => inItem(index, fieldError)));
+      failed.push([index, fieldErrorsOf(error)]);
       return undefined;
     }
   });
-  const [first] = errors;
-  if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);
+  if (failed.some(([, errors]) => errors.length > 0)) throw LINK_ERRORS.badItems(failed);
   return checked as CheckedLink[];
 }

@@ -1,5 +1,6 @@
-import { BriefError } from '../errors.js';
+import { BriefError, tooLong } from '../errors.js';
 import { RESERVED_KEYS } from '../storage/stores/links.js';
+import { LINK_ERRORS } from './link-errors.js';
 
 export const SLUG_MAX_LENGTH = 64;
 /** What may stand after the domain in a short URL: a slug, or a generated code. */
@@ -21,20 +22,14 @@ export function hasCodeShape(slug: string, codeLength: number): boolean {
 /** Checks a requested slug; slugs are case-sensitive, reserved words are refused in any case. */
 export function validateSlug(slug: string): string {
   if (slug.length > SLUG_MAX_LENGTH) {
-    throw BriefError.invalid('slug', 'maxLength', `The slug field must not be greater than ${SLUG_MAX_LENGTH} characters`);
+    throw BriefError.field(tooLong('slug', SLUG_MAX_LENGTH));
   }
-  if (!LINK_KEY.test(slug)) throw BriefError.invalid('slug', 'regex', 'The slug field format is invalid');
-  if (RESERVED_SLUGS.has(slug.toLowerCase())) throw BriefError.invalid('slug', 'reserved', 'The slug is reserved');
+  if (!LINK_KEY.test(slug)) throw LINK_ERRORS.slugFormat();
+  if (RESERVED_SLUGS.has(slug.toLowerCase())) throw LINK_ERRORS.slugReserved();
   return slug;
 }
 
 /** Refuses a slug where the domain's generated codes live (decision 0026): they share one namespace. */
 export function refuseCodeShapedSlug(slug: string | null, codeLength: number): void {
-  if (slug !== null && hasCodeShape(slug, codeLength)) {
-    throw BriefError.invalid(
-      'slug',
-      'codeShape',
-      `The slug must not be exactly ${codeLength} letters and digits: that is the shape of the codes generated on its domain`,
-    );
-  }
+  if (slug !== null && hasCodeShape(slug, codeLength)) throw LINK_ERRORS.codeShapedSlug(codeLength);
 }

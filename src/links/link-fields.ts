@@ -1,5 +1,7 @@
-// Checks of a link's optional fields, shared by every way of making or editing one.
-import { BriefError } from '../errors.js';
+// Checks of a link's optional fields, shared by every way of making or editing one, and the errors of
+// an expiry, declared here (decision 0037) rather than in link-errors.ts: the web app's typecheck reads
+// this file (through v3-schemas.ts), so it imports nothing but errors.ts.
+import { BriefError, badFormat, declareError, tooLong, tooShort } from '../errors.js';
 
 export const TITLE_MAX_LENGTH = 512;
 export const COMMENT_MAX_LENGTH = 1024;
@@ -10,19 +12,15 @@ export const PASSWORD_MAX_LENGTH = 1024;
 /** A free-text field: empty is none; bounded; no NUL (PostgreSQL cannot store it in text). */
 export function optionalText(field: string, value: string | null | undefined, maxLength: number): string | null {
   if (!value) return null;
-  if (value.length > maxLength) throw BriefError.invalid(field, 'maxLength', `The ${field} field must not be greater than ${maxLength} characters`);
-  if (value.includes('\u0000')) throw BriefError.invalid(field, 'regex', `The ${field} field format is invalid`);
+  if (value.length > maxLength) throw BriefError.field(tooLong(field, maxLength));
+  if (value.includes('\u0000')) throw BriefError.field(badFormat(field));
   return value;
 }
 
 /** A link password: at least 6 characters (and a sane upper bound, since it is hashed). */
 export function checkPassword(password: string): string {
-  if (password.length < PASSWORD_MIN_LENGTH) {
-    throw BriefError.invalid('password', 'minLength', `The password field must be at least ${PASSWORD_MIN_LENGTH} characters`);
-  }
-  if (password.length > PASSWORD_MAX_LENGTH) {
-    throw BriefError.invalid('password', 'maxLength', `The password field must not be greater than ${PASSWORD_MAX_LENGTH} characters`);
-  }
+  if (password.length < PASSWORD_MIN_LENGTH) throw BriefError.field(tooShort('password', PASSWORD_MIN_LENGTH));
+  if (password.length > PASSWORD_MAX_LENGTH) throw BriefError.field(tooLong('password', PASSWORD_MAX_LENGTH));
   return password;
 }
 
@@ -63,15 +61,30 @@ function existsOnTheCalendar(parts: RegExpExecArray): boolean {
  */
 export function parseExpiry(value: string, now = Date.now(), field = 'expiredAt'): number {
   const parts = ISO_TIMESTAMP.exec(value);
-  if (parts && !existsOnTheCalendar(parts)) {
-    throw BriefError.invalid(
-      field,
-      'calendar',
-      `The ${field} field must be a date and time that exist (month 1–12, a day of that month, hours 0–23, minutes and seconds 0–59), got "${value}"`,
-    );
-  }
+  if (parts && !existsOnTheCalendar(parts)) throw EXPIRY_ERRORS.impossibleDate(field, value);
   const at = parts ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at)) throw BriefError.invalid(field, 'date', `The ${field} field must be an ISO 8601 timestamp with a time zone`);
-  if (at <= now) throw BriefError.invalid(field, 'future', `The ${field} field must be a date in the future`);
+  if (Number.isNaN(at)) throw EXPIRY_ERRORS.notATimestamp(field);
+  if (at <= now) throw EXPIRY_ERRORS.past(field);
   return at;
 }
+
+/** An expiry field's errors (a link's `expiredAt`, a token's `expiresAt`). */
+export const EXPIRY_ERRORS = {
+  impossibleDate: declareError(
+    'A date that does not exist',
+    (field: string, value: string) =>
+      BriefError.invalid(
+        field,
+        'calendar',
+        `The ${field} field must be a date and time that exist (month 1–12, a day of that month, hours 0–23, minutes and seconds 0–59), got "${value}"`,
+      ),
+    'expiredAt',
+    '2027-02-30T00:00:00Z',
+  ),
+  notATimestamp: (field: string) => BriefError.invalid(field, 'date', `The ${field} field must be an ISO 8601 timestamp with a time zone`),
+  past: declareError(
+    'An expiry in the past',
+    (field: string) => BriefError.invalid(field, 'future', `The ${field} field must be a date in the future`),
+    'expiredAt',
+  ),
+};

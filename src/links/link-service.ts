@@ -10,6 +10,7 @@ import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, New
 import { checkBulkItems } from './bulk-items.js';
 import { refuseCodeShapedSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
+import { LINK_ERRORS } from './link-errors.js';
 import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
 import { parseLinkReference } from './link-reference.js';
@@ -171,23 +172,23 @@ export class LinkService {
     if (reuse && holder.deletedAt === null && holder.accountId === fields.accountId && holder.url === fields.url) {
       return { link: holder, domain, reused: true };
     }
-    throw BriefError.invalid('slug', 'unique', 'The slug has already been taken');
+    throw LINK_ERRORS.slugTaken();
   }
 
   /** DELETE /v2/links/{link}: only the owner may delete; anything else is "not found". */
   async delete(caller: Caller, reference: string): Promise<void> {
     const link = await this.find(reference, caller.accountId);
-    if (!link) throw BriefError.notFound();
+    if (!link) throw LINK_ERRORS.notFound();
     // After the lookup: another workspace's link stays "not found" to a role that may not delete.
     requireRole(caller, 'links:write');
-    if (!(await this.store.markDeleted(link))) throw BriefError.notFound();
+    if (!(await this.store.markDeleted(link))) throw LINK_ERRORS.notFound();
     this.changes.announce(link.domain, link.key);
   }
 
   /** One of the caller's live links by domain and key (slug or code); anyone else's is "not found". */
   async own(caller: Caller, domain: string, key: string): Promise<PlacedLink & { clicks: number }> {
     const link = await this.find(`${domain}/${key}`, caller.accountId);
-    if (!link) throw BriefError.notFound();
+    if (!link) throw LINK_ERRORS.notFound();
     return { link, domain: await this.domainOf(link), clicks: await this.store.clicksOf(link.id) };
   }
 
@@ -211,7 +212,7 @@ export class LinkService {
   /** Edits one of the caller's links (absent fields stay, null clears); the redirect changes on every instance as a delete does. */
   async edit(caller: Caller, domain: string, key: string, edit: EditBody): Promise<PlacedLink & { clicks: number }> {
     const link = await this.find(`${domain}/${key}`, caller.accountId);
-    if (!link) throw BriefError.notFound();
+    if (!link) throw LINK_ERRORS.notFound();
     requireRole(caller, 'links:write');
     const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = {};
     if (edit.url !== undefined) {
@@ -226,7 +227,7 @@ export class LinkService {
     if (edit.password !== undefined)
       changes.passwordHash = edit.password === null ? null : await this.passwords.hash('link', checkPassword(edit.password));
     const updated = await this.store.update(link, changes);
-    if (!updated) throw BriefError.notFound();
+    if (!updated) throw LINK_ERRORS.notFound();
     this.changes.announce(link.domain, link.key);
     return { link: updated, domain: await this.domainOf(updated), clicks: await this.store.clicksOf(link.id) };
   }
@@ -239,7 +240,7 @@ export class LinkService {
   /** `brief link block|unblock`: an administrator's switch (with a reason, when blocking); a blocked link answers 410. */
   async setStatus(reference: string, status: LinkStatus, reason?: string): Promise<LinkView> {
     const link = await this.find(reference);
-    if (!link) throw BriefError.notFound(`No live link "${reference}"`);
+    if (!link) throw LINK_ERRORS.noLiveLink(reference);
     await this.store.setStatus(link, status, reason?.trim() || null);
     this.changes.announce(link.domain, link.key);
     return toLinkView({ ...link, status }, await this.domainOf(link));
@@ -248,7 +249,7 @@ export class LinkService {
   /** `brief link delete`: an administrator deletes a live link, whoever owns it; its short URL answers 404 from then on. */
   async remove(reference: string): Promise<LinkView> {
     const link = await this.find(reference);
-    if (!link || !(await this.store.markDeleted(link))) throw BriefError.notFound(`No live link "${reference}"`);
+    if (!link || !(await this.store.markDeleted(link))) throw LINK_ERRORS.noLiveLink(reference);
     this.changes.announce(link.domain, link.key);
     return toLinkView(link, await this.domainOf(link));
   }
@@ -256,7 +257,7 @@ export class LinkService {
   /** `brief link show`: a live link by reference, whoever owns it, with its click count. */
   async show(reference: string): Promise<LinkView & { clicks: number; createdAt: string; blockReason?: string | null }> {
     const link = await this.find(reference);
-    if (!link) throw BriefError.notFound(`No live link "${reference}"`);
+    if (!link) throw LINK_ERRORS.noLiveLink(reference);
     return {
       ...toLinkView(link, await this.domainOf(link)),
       clicks: await this.store.clicksOf(link.id),
@@ -268,7 +269,7 @@ export class LinkService {
   private refuseBlocked(url: URL): void {
     if (this.blockedHosts.covers(url.hostname)) {
       this.blockedRefusals++;
-      throw BriefError.invalid('url', 'blocked', 'The url field points to a blocked host');
+      throw LINK_ERRORS.blockedHost();
     }
   }
 

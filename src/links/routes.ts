@@ -1,10 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { BriefError } from '../errors.js';
 import { documentedOnly, OPTIONAL_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
-import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { EDGE_ERRORS } from '../http/edge-errors.js';
+import { errorResponse, errorResponses, tokenRequiredResponse } from '../http/error-schemas.js';
+import { LINK_ERRORS, SHORTEN_EXAMPLES } from './link-errors.js';
 import type { LinkService } from './link-service.js';
 import { DeleteParams, LinkParamDoc, LinkViewSchema, ShortenQuery } from './schemas.js';
 
@@ -16,7 +17,8 @@ const shortenSchema = {
   querystring: ShortenQuery,
   response: {
     200: LinkViewSchema,
-    ...errorResponses(400, 401, 403, 422, 500, 503),
+    ...errorResponses(400, 401, 403, 500, 503),
+    422: errorResponse(422, { examples: SHORTEN_EXAMPLES }),
   },
 };
 
@@ -28,8 +30,9 @@ const deleteSchema = {
   params: DeleteParams,
   response: {
     200: Type.Object({ success: Type.Literal(true) }, { additionalProperties: false, examples: [{ success: true }], description: 'Deleted.' }),
-    ...errorResponses(400, 403, 404, 500, 503),
-    401: errorResponse(401, { description: 'E_UNAUTHORIZED_ACCESS: no bearer token, or not a valid one.', examples: 'unauthorizedDelete' }),
+    ...errorResponses(400, 403, 500, 503),
+    401: tokenRequiredResponse({ noToken: LINK_ERRORS.deleteNeedsToken, badToken: EDGE_ERRORS.badToken }),
+    404: errorResponse(404, { examples: { notFound: LINK_ERRORS.notFound } }),
   },
 };
 
@@ -61,7 +64,7 @@ export function linkRoutes(links: LinkService, authenticate: Authenticate) {
       },
       async (request) => {
         const caller = await authenticate(request);
-        if (caller.anonymous) throw BriefError.unauthorized('Deleting a link needs a bearer token');
+        if (caller.anonymous) throw LINK_ERRORS.deleteNeedsToken();
         await links.delete(caller, request.params['*']);
         return { success: true as const };
       },

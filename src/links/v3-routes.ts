@@ -1,11 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { BriefError } from '../errors.js';
+import { DOMAIN_LIST_EXAMPLES } from '../domains/domain-errors.js';
+import { fieldExample, itemCount, tooShort } from '../errors.js';
 import { documentedOnly, OPTIONAL_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, errorResponses, workspaceCallErrors, workspaceNotFoundResponse } from '../http/error-schemas.js';
+import { URL_ERRORS } from '../net/url-errors.js';
+import { LINK_ERRORS, LINK_NOT_FOUND_EXAMPLES, SHORTEN_EXAMPLES } from './link-errors.js';
+import { EXPIRY_ERRORS, PASSWORD_MIN_LENGTH } from './link-fields.js';
 import type { LinkService } from './link-service.js';
 import {
+  BULK_MAX_ITEMS,
   BulkBody,
   BulkQuery,
   BulkResult,
@@ -23,6 +29,26 @@ import { toBulkResult, toListedLink, toOneLink, toShortenResult } from './v3-vie
 
 const tags = ['v3 links'];
 
+/** The bulk answer's example (here, not in v3-schemas.ts, which the web app reads): one item made, one refused at write time. */
+const SLUG_TAKEN = LINK_ERRORS.slugTaken.example();
+const BulkAnswer = Type.Array(BulkResult.items, {
+  examples: [
+    [
+      {
+        id: '1b4e28ba-2fa1-51d2-883f-0016d3cca427',
+        url: 'https://example.com/a',
+        slug: 'x4Tq9Zb',
+        isCustomSlug: false,
+        domain: 'localhost:3000',
+        isReused: false,
+        shortLink: 'http://localhost:3000/x4Tq9Zb',
+        comment: '',
+      },
+      { url: 'https://example.com/b', error: SLUG_TAKEN.code, message: SLUG_TAKEN.message },
+    ],
+  ],
+});
+
 const bulkSchema = {
   summary: 'Make one or many links',
   description:
@@ -37,10 +63,16 @@ const bulkSchema = {
   querystring: BulkQuery,
   body: BulkBody,
   response: {
-    200: BulkResult,
+    200: BulkAnswer,
     ...errorResponses(400, 401, 403, 500, 503),
     404: workspaceNotFoundResponse(),
-    422: errorResponse(422, { examples: 'bulkValidation' }),
+    422: errorResponse(422, {
+      examples: {
+        notArray: LINK_ERRORS.notArray,
+        tooMany: fieldExample(`More than ${BULK_MAX_ITEMS} items`, itemCount('request', 'maxItems', BULK_MAX_ITEMS)),
+        item: LINK_ERRORS.badItems,
+      },
+    }),
   },
 };
 
@@ -52,8 +84,9 @@ const shortenSchema = {
   querystring: ShortenV3Query,
   response: {
     200: ShortenV3Result,
-    ...errorResponses(400, 401, 403, 422, 500, 503),
+    ...errorResponses(400, 401, 403, 500, 503),
     404: workspaceNotFoundResponse(),
+    422: errorResponse(422, { examples: SHORTEN_EXAMPLES }),
   },
 };
 
@@ -67,7 +100,7 @@ const listSchema = {
     200: ListV3Result,
     ...workspaceCallErrors(),
     404: workspaceNotFoundResponse(),
-    422: errorResponse(422, { examples: 'domainsValidation' }),
+    422: errorResponse(422, { examples: DOMAIN_LIST_EXAMPLES }),
   },
 };
 
@@ -82,8 +115,16 @@ const oneSchema = (summary: string, description: string, ok: object, extra: obje
   response: {
     200: ok,
     ...workspaceCallErrors(),
-    404: errorResponse(404, { examples: 'v3NotFound', description: "E_NOT_FOUND: no such live link among the caller's own." }),
-    422: errorResponse(422, { examples: 'editValidation' }),
+    404: errorResponse(404, { examples: LINK_NOT_FOUND_EXAMPLES, description: "E_NOT_FOUND: no such live link among the caller's own." }),
+    422: errorResponse(422, {
+      examples: {
+        password: fieldExample('A password too short', tooShort('password', PASSWORD_MIN_LENGTH)),
+        expiry: EXPIRY_ERRORS.past,
+        impossibleDate: EXPIRY_ERRORS.impossibleDate,
+        credentials: URL_ERRORS.credentials,
+        url: URL_ERRORS.invalid,
+      },
+    }),
   },
 });
 
@@ -101,7 +142,7 @@ const editSchema = oneSchema(
  * one-item array (`coerceTypes: 'array'`), which would turn `"text"` into a batch of one.
  */
 async function refuseNonArray(request: { body: unknown }): Promise<void> {
-  if (!Array.isArray(request.body)) throw BriefError.invalid('request', 'array', 'The request field must be an array');
+  if (!Array.isArray(request.body)) throw LINK_ERRORS.notArray();
 }
 
 /** The v3 link calls (docs/api/v3.md), under /v3. */

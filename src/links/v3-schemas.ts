@@ -36,7 +36,7 @@ export const BulkItem = Type.Object({
 });
 export type BulkItem = Static<typeof BulkItem>;
 
-const BULK_MAX_ITEMS = 200;
+export const BULK_MAX_ITEMS = 200;
 
 export const BulkBody = Type.Array(Type.Unknown(), {
   minItems: 1,
@@ -67,23 +67,6 @@ export const BulkResult = Type.Array(
       message: Type.String(),
     }),
   ]),
-  {
-    examples: [
-      [
-        {
-          id: '1b4e28ba-2fa1-51d2-883f-0016d3cca427',
-          url: 'https://example.com/a',
-          slug: 'x4Tq9Zb',
-          isCustomSlug: false,
-          domain: 'localhost:3000',
-          isReused: false,
-          shortLink: 'http://localhost:3000/x4Tq9Zb',
-          comment: '',
-        },
-        { url: 'https://example.com/b', error: 'E_VALIDATION_ERROR', message: 'The slug has already been taken' },
-      ],
-    ],
-  },
 );
 export type BulkResult = Static<typeof BulkResult>;
 

@@ -2,10 +2,10 @@
 // PeopleService, which checks the caller's role after finding the member (another workspace's person is 404).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { parseRole } from '../accounts/roles.js';
-import { BriefError } from '../errors.js';
+import { parseRole, ROLE_ERRORS } from '../accounts/roles.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse } from '../http/error-schemas.js';
+import { PEOPLE_ERRORS } from './people-errors.js';
 import type { PeopleService } from './people-service.js';
 import { Member, MemberPath, Members, RoleBody, Success } from './schemas.js';
 import { COOKIE_AUTH, signedInRoute } from './signed-in-routes.js';
@@ -29,7 +29,7 @@ export function registerMemberRoutes(
     }),
     async (request) => {
       const caller = await authenticate(request);
-      if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
+      if (caller.anonymous) throw PEOPLE_ERRORS.needsCaller();
       return people.members(caller);
     },
   );
@@ -37,8 +37,10 @@ export function registerMemberRoutes(
   /** What a change of a member may answer besides 200 (made anew for each route, as the document generator edits them). */
   const memberErrors = () => ({
     403: errorResponse(403),
-    404: errorResponse(404, { examples: 'memberNotFound' }),
-    422: errorResponse(422, { examples: 'memberValidation' }),
+    404: errorResponse(404, { examples: { notFound: PEOPLE_ERRORS.memberNotFound } }),
+    422: errorResponse(422, {
+      examples: { role: ROLE_ERRORS.notARole, lastOwner: PEOPLE_ERRORS.lastOwnerDemoted, lastOwnerRemoved: PEOPLE_ERRORS.lastOwnerRemoved },
+    }),
   });
 
   app.patch(

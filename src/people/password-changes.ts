@@ -2,10 +2,10 @@
 // through a one-time link the operator hands over (`brief user reset`; Brief sends no mail): decision 0034.
 // Each ends the person's other sessions (a reset or the operator's: all of them) in the same transaction,
 // and the old password stops working at once (every sign-in reads the stored hash).
-import { BriefError } from '../errors.js';
 import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { PeopleStore } from '../storage/stores/people.js';
 import { generateToken, hashToken } from '../tokens/token-secrets.js';
+import { PEOPLE_ERRORS } from './people-errors.js';
 import { checkNewPassword, type UserPasswords } from './user-passwords.js';
 
 /** How long a reset link holds. */
@@ -38,13 +38,13 @@ export class PasswordChanges {
     const fresh = checkNewPassword(newPassword, 'newPassword');
     const user = await this.people.userById(userId);
     const credentials = user && (await this.people.userByEmail(user.email));
-    if (!credentials) throw BriefError.unauthorized('Not signed in');
+    if (!credentials) throw PEOPLE_ERRORS.notSignedIn();
     // Someone who signs in only with a passkey or single sign-on has no password to give: never right.
     if (!(await this.passwords.verify(credentials.email, currentPassword, credentials.passwordHash))) {
-      throw BriefError.unauthorized('The current password is wrong');
+      throw PEOPLE_ERRORS.currentPasswordWrong();
     }
     if (!(await this.store.setPassword(userId, await this.passwords.hash(fresh), hashToken(sessionId)))) {
-      throw BriefError.unauthorized('Not signed in');
+      throw PEOPLE_ERRORS.notSignedIn();
     }
   }
 
@@ -68,11 +68,11 @@ export class PasswordChanges {
   /** POST /auth/password/reset: a reset link's new password, once; every session of the person ends. */
   async reset(token: string, newPassword: string): Promise<void> {
     const found = typeof token === 'string' && token.length <= 512 ? await this.store.passwordResetByHash(hashToken(token)) : undefined;
-    if (!found) throw BriefError.notFound('No such reset link: check that the whole link was copied');
-    if (found.usedAt !== null) throw usedLink();
-    if (found.expiresAt <= this.now()) throw BriefError.invalid('token', 'expired', 'This reset link has expired; ask for a new one');
+    if (!found) throw PEOPLE_ERRORS.noResetLink();
+    if (found.usedAt !== null) throw PEOPLE_ERRORS.resetLinkUsed();
+    if (found.expiresAt <= this.now()) throw PEOPLE_ERRORS.resetLinkExpired();
     const passwordHash = await this.passwords.hash(checkNewPassword(newPassword, 'newPassword'));
-    if ((await this.store.usePasswordReset(hashToken(token), this.now(), passwordHash)) === 'used') throw usedLink();
+    if ((await this.store.usePasswordReset(hashToken(token), this.now(), passwordHash)) === 'used') throw PEOPLE_ERRORS.resetLinkUsed();
   }
 
   private async person(rawEmail: string) {
@@ -82,5 +82,4 @@ export class PasswordChanges {
   }
 }
 
-const noUser = (email: string) => BriefError.notFound(`No user with the email ${email.trim()}`);
-const usedLink = () => BriefError.invalid('token', 'used', 'This reset link has been used already; ask for a new one');
+const noUser = (email: string) => PEOPLE_ERRORS.noUser(email.trim());

@@ -4,13 +4,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { BriefError } from '../errors.js';
+import { fieldExample, tooShort } from '../errors.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, passwordsBusyResponse } from '../http/error-schemas.js';
 import { sessionCookieOf } from '../http/session-cookie.js';
 import type { PasswordChanges } from './password-changes.js';
+import { PEOPLE_ERRORS } from './people-errors.js';
 import { ChangePasswordBody, ResetPasswordBody, Success } from './schemas.js';
 import { openRoute, signedInCaller, signedInRoute } from './signed-in-routes.js';
+import { PASSWORD_MIN_LENGTH } from './user-passwords.js';
 
 export interface PasswordRouteDeps {
   /** Which session cookie a request's scheme reads (http/session-cookie.ts). */
@@ -46,7 +48,7 @@ export function registerPasswordRoutes(
           description: 'E_UNAUTHORIZED_ACCESS: not signed in (a token is not enough), or the current password is wrong.',
         }),
         403: errorResponse(403),
-        422: errorResponse(422, { examples: 'passwordValidation' }),
+        422: errorResponse(422, { examples: { password: fieldExample('A new password too short', tooShort('newPassword', PASSWORD_MIN_LENGTH)) } }),
         503: passwordsBusyResponse(),
       },
     }),
@@ -54,7 +56,7 @@ export function registerPasswordRoutes(
       // A cookie from another site is refused by authenticate, as on every cookie-authenticated call.
       const caller = await signedIn(request);
       const session = sessionCookieOf(config, request);
-      if (session === undefined) throw BriefError.unauthorized('Changing a password needs a signed-in person (a session, not a token)');
+      if (session === undefined) throw PEOPLE_ERRORS.changeNeedsSession();
       await passwordChanges.change(caller.userId, session, request.body.currentPassword, request.body.newPassword);
       return { success: true as const };
     },
@@ -72,8 +74,14 @@ export function registerPasswordRoutes(
       body: ResetPasswordBody,
       response: {
         200: Success,
-        404: errorResponse(404, { examples: 'passwordResetNotFound' }),
-        422: errorResponse(422, { examples: 'passwordResetValidation' }),
+        404: errorResponse(404, { examples: { unknown: PEOPLE_ERRORS.noResetLink } }),
+        422: errorResponse(422, {
+          examples: {
+            used: PEOPLE_ERRORS.resetLinkUsed,
+            expired: PEOPLE_ERRORS.resetLinkExpired,
+            password: fieldExample('A password too short', tooShort('newPassword', PASSWORD_MIN_LENGTH)),
+          },
+        }),
         503: passwordsBusyResponse(),
       },
     }),

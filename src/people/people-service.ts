@@ -6,12 +6,13 @@ import type { AccountService } from '../accounts/account-service.js';
 import { type Caller, makerOf, mayReadEmails } from '../accounts/caller.js';
 import { type Role, requireRole } from '../accounts/roles.js';
 import { forbiddenFor, missingScopes } from '../accounts/scopes.js';
-import { BriefError } from '../errors.js';
+import { BriefError, required } from '../errors.js';
 import { PasswordPool } from '../passwords/password-pool.js';
 import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js';
 import { generateToken, hashToken } from '../tokens/token-secrets.js';
 import { checkEmail } from './emails.js';
+import { PEOPLE_ERRORS } from './people-errors.js';
 import type { Member } from './schemas.js';
 import { checkNewPassword, type UserPasswords, uncountedUserPasswords } from './user-passwords.js';
 
@@ -28,14 +29,6 @@ export interface Invitation {
   readonly workspace: string;
   readonly expiresAt: number;
 }
-
-const memberNotFound = () => BriefError.notFound('Member not found');
-const usedUp = () =>
-  BriefError.invalid(
-    'token',
-    'usedUp',
-    `This invitation is used up: ${INVITATION_WRONG_PASSWORDS} wrong passwords were given with it; ask for a new one`,
-  );
 
 /**
  * Only an owner makes someone an owner or changes an owner's role (or removes one): an admin manages
@@ -91,10 +84,10 @@ export class PeopleService {
         throw error;
       });
       const role = workspace && (await this.store.roleIn(existing.id, workspace.id));
-      if (role) throw BriefError.invalid('email', 'unique', `${existing.email} is already a member of ${workspace.name} (${role})`);
+      if (role) throw PEOPLE_ERRORS.memberAlready(existing.email, workspace.name, role);
       const target = workspace ?? (await this.accounts.create(workspaceName));
       if ((await this.store.addMembership(existing.id, target.id, options.role)) === 'member') {
-        throw BriefError.invalid('email', 'unique', `${existing.email} is already a member of ${target.name}`);
+        throw PEOPLE_ERRORS.memberAlready(existing.email, target.name);
       }
       return { existing: true };
     }
@@ -108,7 +101,7 @@ export class PeopleService {
       workspace.id,
       options.role,
     );
-    if (!made) throw BriefError.invalid('email', 'unique', `A user with the email ${email} already exists`);
+    if (!made) throw PEOPLE_ERRORS.emailTaken(email);
     return {};
   }
 
@@ -134,7 +127,7 @@ export class PeopleService {
   async changeRole(caller: Caller, userId: number, role: Role): Promise<Member> {
     await this.changeMembership(caller, userId, role);
     const user = await this.store.userById(userId);
-    if (!user) throw memberNotFound();
+    if (!user) throw PEOPLE_ERRORS.memberNotFound();
     return { id: user.id, email: user.email, displayName: user.displayName, role };
   }
 
@@ -148,16 +141,11 @@ export class PeopleService {
 
   /** A member's new role, or (null) their removal, as the caller may make it: what changeRole and removeMember share. */
   private async changeMembership(caller: Caller, userId: number, role: Role | null): Promise<void> {
-    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token or a signed-in person');
+    if (caller.anonymous) throw PEOPLE_ERRORS.needsCaller();
     requireFullToken(caller);
     const outcome = await this.store.changeMembership(caller.accountId, userId, role, (current) => requireMayChange(caller, current, role));
-    if (outcome === 'missing') throw memberNotFound();
-    if (outcome === 'last-owner' && role === null) {
-      throw BriefError.invalid('userId', 'lastOwner', 'The last owner of a workspace cannot be removed: make someone else owner first');
-    }
-    if (outcome === 'last-owner') {
-      throw BriefError.invalid('role', 'lastOwner', 'The last owner of a workspace cannot be demoted: make someone else owner first');
-    }
+    if (outcome === 'missing') throw PEOPLE_ERRORS.memberNotFound();
+    if (outcome === 'last-owner') throw role === null ? PEOPLE_ERRORS.lastOwnerRemoved() : PEOPLE_ERRORS.lastOwnerDemoted();
   }
 
   /**
@@ -168,15 +156,8 @@ export class PeopleService {
     const email = rawEmail.trim();
     const user = await this.store.userByEmail(email);
     const outcome = user ? await this.store.removeUser(user.id) : 'missing';
-    if (outcome === 'missing') throw BriefError.notFound(`No user with the email ${email}`);
-    if (outcome !== 'removed') {
-      const names = outcome.lastOwnerOf.join(', ');
-      throw BriefError.invalid(
-        'email',
-        'lastOwner',
-        `${email} is the last owner of ${names}: make someone else owner first (brief user create EMAIL --workspace NAME --role owner)`,
-      );
-    }
+    if (outcome === 'missing') throw PEOPLE_ERRORS.noUser(email);
+    if (outcome !== 'removed') throw PEOPLE_ERRORS.lastOwnerOf(email, outcome.lastOwnerOf);
   }
 
   /**
@@ -185,7 +166,7 @@ export class PeopleService {
    * below the role it grants.
    */
   async invite(caller: Caller, rawEmail: string, role: Role): Promise<Invitation> {
-    if (caller.anonymous) throw BriefError.unauthorized('Inviting needs a bearer token or a signed-in person');
+    if (caller.anonymous) throw PEOPLE_ERRORS.inviteNeedsCaller();
     requireFullToken(caller);
     requireRole(caller, role === 'owner' ? 'workspace:write' : 'members:write');
     return this.addInvitation(caller.accountId, checkEmail(rawEmail), role, makerOf(caller));
@@ -194,14 +175,14 @@ export class PeopleService {
   /** An invitation that may still be accepted, by its secret: who it is for, where, with which role. */
   async invitation(token: string): Promise<InvitationRecord> {
     const found = typeof token === 'string' && token.length <= 512 ? await this.store.invitationByHash(hashToken(token)) : undefined;
-    if (!found) throw BriefError.notFound('No such invitation: check that the whole link was copied');
+    if (!found) throw PEOPLE_ERRORS.noInvitation();
     if (found.usedAt !== null) {
       const wrong = (await this.invitationAttempts?.invitationWrongPasswords(hashToken(token))) ?? 0;
-      if (wrong >= INVITATION_WRONG_PASSWORDS) throw usedUp();
-      throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
+      if (wrong >= INVITATION_WRONG_PASSWORDS) throw PEOPLE_ERRORS.invitationUsedUp(INVITATION_WRONG_PASSWORDS);
+      throw PEOPLE_ERRORS.invitationUsed();
     }
-    if (found.revokedAt !== null) throw BriefError.invalid('token', 'revoked', 'This invitation has been withdrawn; ask for a new one');
-    if (found.expiresAt <= this.now()) throw BriefError.invalid('token', 'expired', 'This invitation has expired; ask for a new one');
+    if (found.revokedAt !== null) throw PEOPLE_ERRORS.invitationWithdrawn();
+    if (found.expiresAt <= this.now()) throw PEOPLE_ERRORS.invitationExpired();
     return found;
   }
 
@@ -228,22 +209,18 @@ export class PeopleService {
       // Never a password set by a link for someone who exists: its holder would get into their account.
       if (signedInAs !== existing.id) {
         if (existing.passwordHash === null) {
-          throw BriefError.unauthorized(`${existing.email} signs in without a password: sign in first, then open this link again`);
+          throw PEOPLE_ERRORS.inviteePasswordless(existing.email);
         }
         // Counted against the invitee's email, as a sign-in is; and against the invitation, which ends after a few.
         if (!(await this.passwords.verify(invitation.email, password ?? '', existing.passwordHash))) {
           const wrong = (await this.invitationAttempts?.addWrongInvitationPassword(hashToken(token), this.now(), INVITATION_WRONG_PASSWORDS)) ?? 0;
-          if (wrong >= INVITATION_WRONG_PASSWORDS) {
-            throw BriefError.unauthorized(
-              `Wrong password for ${existing.email}: that was the ${INVITATION_WRONG_PASSWORDS}th, so this invitation is used up; ask for a new one`,
-            );
-          }
-          throw BriefError.unauthorized(`Wrong password for ${existing.email}: give the password you sign in with`);
+          if (wrong >= INVITATION_WRONG_PASSWORDS) throw PEOPLE_ERRORS.inviteePasswordLast(existing.email, INVITATION_WRONG_PASSWORDS);
+          throw PEOPLE_ERRORS.inviteePasswordWrong(existing.email);
         }
       }
       return this.claim(token, invitation, { existingUserId: existing.id });
     }
-    if (password === undefined) throw BriefError.invalid('password', 'required', 'The password field must be defined');
+    if (password === undefined) throw BriefError.field(required('password'));
     const passwordHash = await this.passwords.hash(checkNewPassword(password));
     const name = displayName?.trim() || null;
     return this.claim(token, invitation, { email: invitation.email, displayName: name, passwordHash });
@@ -255,10 +232,8 @@ export class PeopleService {
     user: Parameters<PeopleStore['acceptInvitation']>[2],
   ): Promise<{ userId: number; accountId: number }> {
     const outcome = await this.store.acceptInvitation(hashToken(token), this.now(), user);
-    if (outcome === 'used') throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
-    if (outcome === 'taken') {
-      throw BriefError.invalid('token', 'taken', `${invitation.email} can sign in already: sign in and ask to be added to the workspace`);
-    }
+    if (outcome === 'used') throw PEOPLE_ERRORS.invitationUsed();
+    if (outcome === 'taken') throw PEOPLE_ERRORS.inviteeSignsIn(invitation.email);
     return { userId: outcome.user.id, accountId: outcome.accountId };
   }
 
@@ -276,7 +251,7 @@ export class PeopleService {
       createdBy,
     });
     // Its maker was removed, or lowered below the role, while this call ran.
-    if (!record) throw BriefError.forbidden(`Only a member with the ${role} role or above may invite someone as ${role}`);
+    if (!record) throw PEOPLE_ERRORS.inviterBelow(role);
     return { link: `${this.appPrefix}/app/invitation#${token}`, email, role, workspace: record.accountName, expiresAt: record.expiresAt };
   }
 }

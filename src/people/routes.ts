@@ -1,15 +1,15 @@
 // Password sign-in, sessions and the team (decision 0028), under /auth. Thin: each calls a service.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseRole } from '../accounts/roles.js';
+import { parseRole, ROLE_ERRORS } from '../accounts/roles.js';
 import type { Config } from '../config.js';
-import { BriefError } from '../errors.js';
 import type { Authenticate } from '../http/auth.js';
 import { errorResponse, passwordsBusyResponse } from '../http/error-schemas.js';
 import { clearedSessionCookie, sessionCookieOf } from '../http/session-cookie.js';
 import { registerMemberRoutes } from './member-routes.js';
 import type { PasswordChanges } from './password-changes.js';
 import { registerPasswordRoutes } from './password-routes.js';
+import { PEOPLE_ERRORS } from './people-errors.js';
 import type { PeopleService } from './people-service.js';
 import {
   AcceptBody,
@@ -120,7 +120,7 @@ export function peopleRoutes({ config, sessions, people, passwordChanges, authen
     const switchWorkspace = async (request: FastifyRequest<{ Body: SwitchBody }>) => {
       const caller = await signedIn(request);
       const session = sessionCookieOf(config, request);
-      if (session === undefined) throw BriefError.unauthorized('Switching workspace needs a signed-in person (a session, not a token)');
+      if (session === undefined) throw PEOPLE_ERRORS.switchNeedsSession();
       await sessions.switchWorkspace(session, caller.userId!, request.body.workspaceId);
       return sessions.whoIs((await sessions.callerFor(session)) ?? caller);
     };
@@ -139,7 +139,11 @@ export function peopleRoutes({ config, sessions, people, passwordChanges, authen
           `${COOKIE_AUTH} An admin (an owner, for the owner role) invites an email with a role; the answer's one-time link, ` +
           'valid 7 days, lets its holder set a password and join.',
         body: InviteBody,
-        response: { 200: MadeInvitation, 403: errorResponse(403), 422: errorResponse(422, { examples: 'inviteValidation' }) },
+        response: {
+          200: MadeInvitation,
+          403: errorResponse(403),
+          422: errorResponse(422, { examples: { email: PEOPLE_ERRORS.badEmail, role: ROLE_ERRORS.notARole } }),
+        },
       }),
       async (request) => {
         const caller = await authenticate(request);

@@ -3,11 +3,12 @@
 // sign-out, after SESSION_IDLE_MINUTES without a request, and SESSION_MAX_DAYS after sign-in,
 // whichever comes first; a role changed or removed counts from the next request.
 import { randomBytes } from 'node:crypto';
+import { ACCOUNT_ERRORS } from '../accounts/account-errors.js';
 import type { Caller } from '../accounts/caller.js';
 import { workspaceUuid } from '../accounts/ids.js';
-import { BriefError } from '../errors.js';
 import type { PeopleStore } from '../storage/stores/people.js';
 import { hashToken } from '../tokens/token-secrets.js';
+import { PEOPLE_ERRORS } from './people-errors.js';
 import type { UserPasswords } from './user-passwords.js';
 
 export interface SessionLifetimes {
@@ -19,9 +20,6 @@ export interface SessionLifetimes {
 
 /** last_seen_at is written at most this often per session: a read-mostly session costs no write per request. */
 const TOUCH_EVERY_MS = 60_000;
-
-/** The one answer to a failed sign-in, whatever failed (unknown email, wrong password, no password yet). */
-const WRONG = 'Wrong email or password';
 
 export class SessionService {
   constructor(
@@ -40,9 +38,10 @@ export class SessionService {
     const email = typeof rawEmail === 'string' ? rawEmail.trim() : '';
     const user = email.length <= 254 ? await this.store.userByEmail(email) : undefined;
     const valid = await this.passwords.verify(email, password, user?.passwordHash ?? null);
-    if (!user || !valid) throw BriefError.unauthorized(WRONG);
+    // The one answer to a failed sign-in, whatever failed (unknown email, wrong password, no password yet).
+    if (!user || !valid) throw PEOPLE_ERRORS.wrongCredentials();
     const session = await this.startInFirstWorkspace(user.id);
-    if (!session) throw BriefError.unauthorized(WRONG);
+    if (!session) throw PEOPLE_ERRORS.wrongCredentials();
     return session;
   }
 
@@ -81,16 +80,16 @@ export class SessionService {
   /** Moves the session to another of the person's workspaces (by v3's workspaceId); another is not found. */
   async switchWorkspace(sessionId: string, userId: number, workspaceId: string): Promise<void> {
     const target = (await this.store.membershipsOf(userId)).find((m) => workspaceUuid(m.accountId) === workspaceId);
-    if (!target) throw BriefError.notFound('Workspace not found');
+    if (!target) throw ACCOUNT_ERRORS.workspaceNotFound();
     await this.store.switchSession(hashToken(sessionId), target.accountId);
   }
 
   /** Who a signed-in caller is: the person, the workspace and role, and every workspace for a switcher. */
   async whoIs(caller: Caller) {
-    if (caller.userId === undefined) throw BriefError.unauthorized('Not signed in');
+    if (caller.userId === undefined) throw PEOPLE_ERRORS.notSignedIn();
     const [user, memberships] = await Promise.all([this.store.userById(caller.userId), this.store.membershipsOf(caller.userId)]);
     const current = memberships.find((m) => m.accountId === caller.accountId);
-    if (!user || !current) throw BriefError.unauthorized('Not signed in');
+    if (!user || !current) throw PEOPLE_ERRORS.notSignedIn();
     const workspace = (m: (typeof memberships)[number]) => ({ id: workspaceUuid(m.accountId), name: m.accountName, role: m.role });
     return {
       user: { email: user.email, displayName: user.displayName },

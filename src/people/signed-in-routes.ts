@@ -3,13 +3,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../accounts/caller.js';
 import type { Config } from '../config.js';
-import { BriefError } from '../errors.js';
+import { fieldExample, tooShort } from '../errors.js';
 import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { type ErrorStatus, errorResponse, errorResponses } from '../http/error-schemas.js';
 import type { LimitPolicy } from '../http/rate-limits.js';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookie } from '../http/session-cookie.js';
+import { PEOPLE_ERRORS } from './people-errors.js';
 import type { SessionService } from './session-service.js';
+import { PASSWORD_MIN_LENGTH } from './user-passwords.js';
 
 /** The API document's tag of every /auth call. */
 export const AUTH_TAGS = ['sign-in and team'];
@@ -24,7 +26,7 @@ export const COOKIE_AUTH = `A session cookie (\`${SESSION_COOKIE}\`, \`${SECURE_
 export function signedInCaller(authenticate: Authenticate) {
   return async (request: FastifyRequest): Promise<Caller & { readonly userId: number }> => {
     const caller = await authenticate(request);
-    if (caller.userId === undefined) throw BriefError.unauthorized('Not signed in');
+    if (caller.userId === undefined) throw PEOPLE_ERRORS.notSignedIn();
     return caller as Caller & { readonly userId: number };
   };
 }
@@ -42,8 +44,15 @@ export function signInAnswer(config: Pick<Config, 'defaultDomain' | 'sessionMaxM
 
 /** What a call given an invitation's secret answers when it is unknown (404), or used or expired (422). */
 export const invitationErrors = () => ({
-  404: errorResponse(404, { examples: 'invitationNotFound' }),
-  422: errorResponse(422, { examples: 'invitationValidation' }),
+  404: errorResponse(404, { examples: { unknown: PEOPLE_ERRORS.noInvitation } }),
+  422: errorResponse(422, {
+    examples: {
+      used: PEOPLE_ERRORS.invitationUsed,
+      expired: PEOPLE_ERRORS.invitationExpired,
+      password: fieldExample('A password too short', tooShort('password', PASSWORD_MIN_LENGTH)),
+      usedUp: PEOPLE_ERRORS.invitationUsedUp,
+    },
+  }),
 });
 
 /**

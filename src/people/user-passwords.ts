@@ -1,5 +1,5 @@
 // A person's password: what a new one must be, and every check of one, counted and bounded (decision 0034).
-import { BriefError } from '../errors.js';
+import { BriefError, overLimit, tooShort } from '../errors.js';
 import type { PasswordPool } from '../passwords/password-pool.js';
 import type { RateCounters } from '../shared-state/counters.js';
 import { LocalCounters } from '../shared-state/counters.js';
@@ -9,12 +9,8 @@ export const PASSWORD_MAX_LENGTH = 1024;
 
 /** A new password, checked: at least 10 characters (and at most 1024, so a hash is bounded); `field` names it in the error. */
 export function checkNewPassword(password: string, field = 'password'): string {
-  if ([...password].length < PASSWORD_MIN_LENGTH) {
-    throw BriefError.invalid(field, 'minLength', `The ${field} field must be at least ${PASSWORD_MIN_LENGTH} characters`);
-  }
-  if (password.length > PASSWORD_MAX_LENGTH) {
-    throw BriefError.invalid(field, 'maxLength', `The ${field} field must be at most ${PASSWORD_MAX_LENGTH} characters`);
-  }
+  if ([...password].length < PASSWORD_MIN_LENGTH) throw BriefError.field(tooShort(field, PASSWORD_MIN_LENGTH));
+  if (password.length > PASSWORD_MAX_LENGTH) throw BriefError.field(overLimit(field, PASSWORD_MAX_LENGTH));
   return password;
 }
 

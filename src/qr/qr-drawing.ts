@@ -3,7 +3,8 @@
 // they cross between threads.
 import QRCode from 'qrcode';
 import { render as renderSvg } from 'qrcode/lib/renderer/svg-tag.js';
-import { BriefError, type FieldError } from '../errors.js';
+import type { FieldError } from '../errors.js';
+import { QR_ERRORS } from './qr-errors.js';
 import type { QrFormat, QrLevel } from './schemas.js';
 import { encodeTwoColourPng, type Rgba } from './two-colour-png.js';
 
@@ -33,10 +34,7 @@ const TOO_BIG = /too big to be stored/i;
 export function drawQr(spec: QrDrawing): QrImage {
   const code = encode(spec.text, spec.level);
   const cells = code.modules.size + 2 * spec.margin;
-  if (spec.width < cells) {
-    // Under one pixel per module the code cannot be read; the same rule for SVG keeps `width` one meaning.
-    throw BriefError.invalid('width', 'range', `The width field must be at least ${cells} for this url, level and margin`);
-  }
+  if (spec.width < cells) throw QR_ERRORS.tooNarrow(cells);
   if (spec.format === 'svg') {
     // What QRCode.toString(text, { type: 'svg', … }) writes, byte for byte, from the code made above:
     // width="…" height="…" and viewBox="0 0 cells cells", the requested size, scaled exactly.
@@ -58,7 +56,7 @@ function encode(text: string, level: QrLevel): QRCode.QRCode {
     return QRCode.create(text, { errorCorrectionLevel: level });
   } catch (error) {
     if (error instanceof Error && TOO_BIG.test(error.message)) {
-      throw BriefError.invalid('url', 'capacity', `The url field is too long for a QR code at level ${level}`);
+      throw QR_ERRORS.capacity(level);
     }
     throw error;
   }

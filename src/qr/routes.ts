@@ -3,9 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import { BriefError } from '../errors.js';
+import { BriefError, badFormat, fieldExample, notInList, rangeExample } from '../errors.js';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorResponse, errorResponses } from '../http/error-schemas.js';
+import { URL_ERRORS } from '../net/url-errors.js';
+import { QR_ERRORS } from './qr-errors.js';
 import { QrService } from './qr-service.js';
 import { QR_WEIGHT_CHARACTERS, QR_WEIGHT_PIXELS, qrWeight } from './qr-weight.js';
 import { type QrFormat, QrQuery } from './schemas.js';
@@ -62,7 +64,15 @@ const qrSchema = {
     },
     304: { description: 'Not Modified: `If-None-Match` names this image. No body.', type: 'null', headers: cachingHeaders },
     ...errorResponses(400, 401, 500),
-    422: errorResponse(422, { examples: 'qrValidation' }),
+    422: errorResponse(422, {
+      examples: {
+        urlInvalid: URL_ERRORS.invalid,
+        width: rangeExample('A number out of range', 'width', QrQuery.properties.width),
+        level: fieldExample('A value not in the list', notInList('level')),
+        colour: fieldExample('Not 3, 6 or 8 hex digits', badFormat('dark')),
+        capacity: QR_ERRORS.capacity,
+      },
+    }),
     503: {
       ...errorResponse(503, {
         description: 'E_SERVICE_UNAVAILABLE: every QR thread is drawing and the queue of codes waiting is full; retry after `Retry-After` seconds.',

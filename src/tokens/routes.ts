@@ -1,10 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { ACCOUNT_ERRORS } from '../accounts/account-errors.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate, WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, errorResponses, tokenRequiredResponse, workspaceNotFoundResponse } from '../http/error-schemas.js';
-import { parseExpiry } from '../links/link-fields.js';
+import { EXPIRY_ERRORS, parseExpiry } from '../links/link-fields.js';
 import { type ApiToken, ApiTokenList, NewToken, NewTokenBody, PresentedToken, Revoked, TokenPath, TokensQuery } from './schemas.js';
+import { TOKEN_ERRORS } from './token-errors.js';
 import type { TokenService, TokenView } from './token-service.js';
 
 const tags = ['tokens'];
@@ -12,6 +14,14 @@ const errors = {
   ...errorResponses(400, 500, 503),
   401: tokenRequiredResponse(),
   404: workspaceNotFoundResponse(),
+};
+
+/** What a token asked for may get wrong. */
+const TOKEN_EXAMPLES = {
+  scope: TOKEN_ERRORS.unknownScope,
+  noScope: TOKEN_ERRORS.noScope,
+  name: TOKEN_ERRORS.emptyName,
+  expiry: EXPIRY_ERRORS.past.exampleWith(['expiresAt']),
 };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -93,7 +103,7 @@ export function tokenRoutes(tokens: TokenService, callerIn: WorkspaceCaller, aut
           security: REQUIRED_AUTH,
           querystring: TokensQuery,
           body: NewTokenBody,
-          response: { 200: NewToken, ...errors, 422: errorResponse(422, { examples: 'tokenValidation' }) },
+          response: { 200: NewToken, ...errors, 422: errorResponse(422, { examples: TOKEN_EXAMPLES }) },
         },
       },
       async (request) => {
@@ -119,8 +129,11 @@ export function tokenRoutes(tokens: TokenService, callerIn: WorkspaceCaller, aut
           response: {
             200: Revoked,
             ...errors,
-            404: errorResponse(404, { examples: 'tokenNotFound', description: 'E_NOT_FOUND: not a live token of the caller’s workspace.' }),
-            422: errorResponse(422, { examples: 'tokenValidation' }),
+            404: errorResponse(404, {
+              examples: { notFound: TOKEN_ERRORS.notFound, workspace: ACCOUNT_ERRORS.workspaceNotFound },
+              description: 'E_NOT_FOUND: not a live token of the caller’s workspace.',
+            }),
+            422: errorResponse(422, { examples: TOKEN_EXAMPLES }),
           },
         },
       },

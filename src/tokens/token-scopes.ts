@@ -4,7 +4,7 @@
 // whatever it was made with. The scopes' names, and what a call needs, are accounts/scopes.ts.
 import { atLeast, type Role } from '../accounts/roles.js';
 import { isScope, SCOPES, type Scope } from '../accounts/scopes.js';
-import { BriefError } from '../errors.js';
+import { TOKEN_ERRORS } from './token-errors.js';
 
 /**
  * The scopes a person asked for, checked: each must be known (else a validation error naming it
@@ -14,10 +14,8 @@ import { BriefError } from '../errors.js';
 export function parseScopes(asked: readonly string[] | undefined, field = 'scopes'): Scope[] | null {
   if (asked === undefined) return null;
   const unknown = asked.filter((scope) => !isScope(scope));
-  if (unknown.length > 0) {
-    throw BriefError.invalid(field, 'enum', `Unknown scope "${unknown[0]}": the scopes are ${SCOPES.join(', ')}`);
-  }
-  if (asked.length === 0) throw BriefError.invalid(field, 'minItems', 'Choose at least one scope (a token made without any has them all)');
+  if (unknown.length > 0) throw TOKEN_ERRORS.unknownScope(field, unknown[0]!);
+  if (asked.length === 0) throw TOKEN_ERRORS.noScope(field);
   return SCOPES.filter((scope) => asked.includes(scope));
 }
 
@@ -42,9 +40,7 @@ export const scopesHeld = (stored: readonly Scope[] | null | undefined, role: Ro
  */
 export function checkScopesForRole(scopes: readonly Scope[] | null, role: Role, field = 'scopes'): void {
   const beyond = scopes?.find((scope) => !roleMayHold(role, scope));
-  if (beyond !== undefined) {
-    throw BriefError.invalid(field, 'role', `A token that acts as ${role} cannot hold ${beyond}: it needs the ${LEAST_ROLE[beyond]} role or above`);
-  }
+  if (beyond !== undefined) throw TOKEN_ERRORS.scopeAboveRole(field, role, beyond, LEAST_ROLE[beyond] ?? 'viewer');
 }
 
 /** Scopes as stored (names only), as this version knows them: a name it does not know is left out; null stays every scope. */

@@ -1,13 +1,15 @@
 // API tokens (decisions 0028 and 0029): made by the operator (`brief token`) or through the API, listed,
 // revoked, and turned back into a caller at every request that presents one. A token is stored by its hash
 // only; it acts with the role it was made with, capped by its maker's role now, narrowed by its scopes.
+import { ACCOUNT_ERRORS } from '../accounts/account-errors.js';
 import { type AccountService, ANONYMOUS_ACCOUNT } from '../accounts/account-service.js';
 import { type Caller, makerOf, mayReadEmails } from '../accounts/caller.js';
 import { workspaceUuid } from '../accounts/ids.js';
 import { atLeast, lowerRole, parseRole, type Role, requireRole } from '../accounts/roles.js';
 import type { Scope } from '../accounts/scopes.js';
-import { BriefError } from '../errors.js';
+import { BriefError, overLimit } from '../errors.js';
 import type { AccountStore, TokenMaker, TokenRecord } from '../storage/stores/accounts.js';
+import { TOKEN_ERRORS } from './token-errors.js';
 import { checkScopesForRole, knownScopes, parseScopes, scopesHeld } from './token-scopes.js';
 import { generateToken, hashToken } from './token-secrets.js';
 
@@ -87,7 +89,7 @@ export class TokenService {
     const role = options.role === undefined ? 'owner' : parseRole(options.role);
     checkScopesForRole(scopes, role, 'scope');
     const account = await this.accounts.byName(accountName);
-    if (account.name === ANONYMOUS_ACCOUNT) throw BriefError.invalid('account', 'anonymous', 'The anonymous account cannot have tokens');
+    if (account.name === ANONYMOUS_ACCOUNT) throw TOKEN_ERRORS.anonymousAccount();
     const expiresAt = options.expiresInDays === undefined ? null : Date.now() + options.expiresInDays * DAY_MS;
     const made = await this.addToken({ accountId: account.id, label: options.label ?? null, scopes, expiresAt, createdBy: null, role });
     if (!made) throw new Error('a token made by the operator needs no member');
@@ -106,16 +108,16 @@ export class TokenService {
     input: { name: string; scopes?: readonly string[]; expiresAt?: number; role?: string },
   ): Promise<{ token: string; view: TokenView }> {
     const name = input.name.trim();
-    if (name === '') throw BriefError.invalid('name', 'required', 'The name field must not be empty');
-    if (name.length > TOKEN_NAME_MAX) throw BriefError.invalid('name', 'maxLength', `The name field must be at most ${TOKEN_NAME_MAX} characters`);
-    if (/[\p{Cc}]/u.test(name)) throw BriefError.invalid('name', 'regex', 'The name field must not contain control characters');
+    if (name === '') throw TOKEN_ERRORS.emptyName();
+    if (name.length > TOKEN_NAME_MAX) throw BriefError.field(overLimit('name', TOKEN_NAME_MAX));
+    if (/[\p{Cc}]/u.test(name)) throw TOKEN_ERRORS.controlInName();
     const scopes = parseScopes(input.scopes);
     const asked = input.role === undefined ? undefined : parseRole(input.role);
-    if (caller.anonymous) throw BriefError.unauthorized('This call needs a bearer token');
+    if (caller.anonymous) throw ACCOUNT_ERRORS.tokenRequired();
     requireRole(caller, 'tokens:write');
     const callerRole = caller.role ?? 'owner';
     if (asked !== undefined && !atLeast(callerRole, asked)) {
-      throw BriefError.forbidden(`A token cannot act above whoever makes it: this caller acts as ${callerRole}, so ask for ${callerRole} or below`);
+      throw TOKEN_ERRORS.aboveMaker(callerRole);
     }
     const role = asked ?? callerRole;
     checkScopesForRole(scopes, role);
@@ -128,7 +130,7 @@ export class TokenService {
       role,
     });
     // Its maker was removed from the workspace while this call ran.
-    if (!made) throw BriefError.unauthorized('This call needs a member of the workspace');
+    if (!made) throw TOKEN_ERRORS.makerGone();
     return { token: made.token, view: toView(made.record, mayReadEmails(caller)) };
   }
 
@@ -166,22 +168,22 @@ export class TokenService {
    * token (a person's session has GET /auth/me). Another kind of caller is not a token: 401.
    */
   async presentedToken(caller: Caller): Promise<{ token: TokenView; workspace: { id: string; name: string } }> {
-    if (caller.tokenId === undefined) throw BriefError.unauthorized('This call needs a bearer token');
+    if (caller.tokenId === undefined) throw ACCOUNT_ERRORS.tokenRequired();
     const [records, account] = await Promise.all([this.store.tokensOf(caller.accountId), this.store.byId(caller.accountId)]);
     const record = records.find((r) => r.id === caller.tokenId);
-    if (!record || !account) throw BriefError.unauthorized('This call needs a bearer token');
+    if (!record || !account) throw ACCOUNT_ERRORS.tokenRequired();
     return { token: toView(record, mayReadEmails(caller)), workspace: { id: workspaceUuid(account.id), name: account.name } };
   }
 
   async revokeToken(id: number): Promise<void> {
-    if (!(await this.store.revokeToken(id))) throw BriefError.notFound(`No active token with id ${id}`);
+    if (!(await this.store.revokeToken(id))) throw TOKEN_ERRORS.noActiveToken(id);
   }
 
   /** Revokes one of the caller's account's tokens; another account's, or one revoked already, is not found. */
   async revokeOwnToken(caller: Caller, id: number): Promise<void> {
-    if (caller.anonymous) throw BriefError.notFound('Token not found');
+    if (caller.anonymous) throw TOKEN_ERRORS.notFound();
     requireRole(caller, 'tokens:write');
-    if (!(await this.store.revokeToken(id, caller.accountId))) throw BriefError.notFound('Token not found');
+    if (!(await this.store.revokeToken(id, caller.accountId))) throw TOKEN_ERRORS.notFound();
   }
 
   /**

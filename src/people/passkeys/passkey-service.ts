@@ -14,12 +14,14 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { BriefError } from '../../errors.js';
+import { BriefError, overLimit } from '../../errors.js';
 import type { Challenge, NewPasskey, PasskeyRecord, PasskeyStore } from '../../storage/stores/passkeys.js';
 import type { PeopleStore } from '../../storage/stores/people.js';
 import { hashToken } from '../../tokens/token-secrets.js';
+import { PEOPLE_ERRORS } from '../people-errors.js';
 import type { PeopleService } from '../people-service.js';
 import type { SessionService } from '../session-service.js';
+import { PASSKEY_ERRORS } from './passkey-errors.js';
 
 export type { AuthenticationResponseJSON, RegistrationResponseJSON };
 
@@ -28,8 +30,7 @@ export const CHALLENGE_MS = 5 * 60_000;
 
 export const PASSKEY_NAME_MAX = 100;
 
-/** The one answer to a failed passkey sign-in, whatever failed (unknown credential, bad signature, used challenge…). */
-export const PASSKEY_REFUSED = 'The passkey was not accepted: try again, or sign in another way';
+export { PASSKEY_REFUSED } from './passkey-errors.js';
 
 /** The relying party: BASE_URL's hostname (no port) and origin. */
 export interface RelyingParty {
@@ -89,13 +90,13 @@ export class PasskeyService {
 
   /** Removes one of the person's own passkeys; another's (or none) is not found. */
   async remove(userId: number, id: number): Promise<void> {
-    if (!(await this.store.remove(userId, id))) throw BriefError.notFound('Passkey not found');
+    if (!(await this.store.remove(userId, id))) throw PASSKEY_ERRORS.notFound();
   }
 
   /** What navigator.credentials.create() needs: a discoverable credential, verified user, none of theirs twice. */
   async registrationOptions(userId: number): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const user = await this.people.userById(userId);
-    if (!user) throw BriefError.unauthorized('Not signed in');
+    if (!user) throw PEOPLE_ERRORS.notSignedIn();
     const existing = await this.store.listOf(userId);
     // One handle for all of a person's passkeys, so an authenticator keeps one of theirs, not several.
     const userHandle = existing[0]?.userHandle ?? newUserHandle();
@@ -108,12 +109,12 @@ export class PasskeyService {
   async register(userId: number, response: RegistrationResponseJSON, rawName?: string): Promise<PasskeyView> {
     const challenge = challengeOf(response.response?.clientDataJSON);
     const taken = challenge && (await this.store.takeChallenge(challenge, 'register', this.now()));
-    if (!taken || taken.userId !== userId || !taken.userHandle) throw expiredRequest();
+    if (!taken || taken.userId !== userId || !taken.userHandle) throw PASSKEY_ERRORS.expiredRequest();
     const existing = await this.store.listOf(userId);
     const name = checkName(rawName, existing.length + 1);
     const credential = await this.verifyNew(response, challenge, taken.userHandle, name);
     const added = await this.store.add({ ...credential, userId, now: this.now() });
-    if (!added) throw BriefError.invalid('response', 'unique', 'This passkey is registered already');
+    if (!added) throw PASSKEY_ERRORS.registered();
     return view(added);
   }
 
@@ -139,14 +140,12 @@ export class PasskeyService {
     const invitation = await this.invitations.invitation(token);
     const challenge = challengeOf(response.response?.clientDataJSON);
     const taken = challenge && (await this.store.takeChallenge(challenge, 'invitation', this.now()));
-    if (!taken || taken.invitationHash !== hashToken(token) || !taken.userHandle) throw expiredRequest();
+    if (!taken || taken.invitationHash !== hashToken(token) || !taken.userHandle) throw PASSKEY_ERRORS.expiredRequest();
     const credential = await this.verifyNew(response, challenge, taken.userHandle, checkName(rawName, 1));
     const user = { email: invitation.email, displayName: displayName?.trim() || null };
     const outcome = await this.store.acceptInvitation(hashToken(token), this.now(), user, credential);
-    if (outcome === 'used') throw BriefError.invalid('token', 'used', 'This invitation has been used already; ask for a new one');
-    if (outcome === 'taken') {
-      throw BriefError.invalid('token', 'taken', `${invitation.email} can sign in already: sign in and ask to be added to the workspace`);
-    }
+    if (outcome === 'used') throw PEOPLE_ERRORS.invitationUsed();
+    if (outcome === 'taken') throw PEOPLE_ERRORS.inviteeSignsIn(invitation.email);
     return outcome;
   }
 
@@ -163,7 +162,7 @@ export class PasskeyService {
    * session as a password sign-in opens; every failure gets the one answer.
    */
   async signIn(response: AuthenticationResponseJSON): Promise<{ sessionId: string; userId: number; accountId: number }> {
-    const refused = () => BriefError.unauthorized(PASSKEY_REFUSED);
+    const refused = PASSKEY_ERRORS.refused;
     const challenge = challengeOf(response.response?.clientDataJSON);
     if (!challenge || !(await this.store.takeChallenge(challenge, 'sign-in', this.now()))) throw refused();
     const passkey = typeof response.id === 'string' && response.id.length <= 1024 ? await this.store.byCredentialId(response.id) : undefined;
@@ -229,9 +228,9 @@ export class PasskeyService {
       });
     } catch (error) {
       const reason = error instanceof Error ? `: ${error.message}` : '';
-      throw BriefError.invalid('response', 'verification', `The passkey could not be verified${reason}`);
+      throw PASSKEY_ERRORS.notVerified(reason);
     }
-    if (!verified.verified) throw BriefError.invalid('response', 'verification', 'The passkey could not be verified');
+    if (!verified.verified) throw PASSKEY_ERRORS.notVerified('');
     const { credential } = verified.registrationInfo;
     return {
       credentialId: credential.id,
@@ -250,12 +249,9 @@ export class PasskeyService {
   }
 }
 
-const expiredRequest = () =>
-  BriefError.invalid('response', 'challenge', 'This passkey request has expired or was used already: add the passkey again');
-
 /** A passkey's name as given (trimmed), or "Passkey N" when none is. */
 function checkName(rawName: string | undefined, count: number): string {
   const name = rawName?.trim() || `Passkey ${count}`;
-  if (name.length > PASSKEY_NAME_MAX) throw BriefError.invalid('name', 'maxLength', `The name field must be at most ${PASSKEY_NAME_MAX} characters`);
+  if (name.length > PASSKEY_NAME_MAX) throw BriefError.field(overLimit('name', PASSKEY_NAME_MAX));
   return name;
 }

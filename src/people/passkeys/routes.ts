@@ -9,6 +9,7 @@ import { errorResponse } from '../../http/error-schemas.js';
 import { InvitationToken, Me, Success } from '../schemas.js';
 import type { SessionService } from '../session-service.js';
 import { invitationErrors, openRoute, signedInCaller, signedInRoute, signInAnswer } from '../signed-in-routes.js';
+import { PASSKEY_ERRORS } from './passkey-errors.js';
 import type { AuthenticationResponseJSON, PasskeyService, PasskeyView, RegistrationResponseJSON } from './passkey-service.js';
 import { AcceptWithPasskeyBody, CeremonyOptions, PasskeyParams, Passkey as PasskeySchema, Passkeys, RegisterBody, SignInBody } from './schemas.js';
 
@@ -71,7 +72,17 @@ export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuse
           `${signedInOnly} The authenticator's answer to the options' challenge (good once, for 5 minutes), and an optional name. ` +
           'A challenge used, expired or not yours, or an answer that does not verify, is 422.',
         body: RegisterBody,
-        response: { 200: PasskeySchema, 403: errorResponse(403), 422: errorResponse(422) },
+        response: {
+          200: PasskeySchema,
+          403: errorResponse(403),
+          422: errorResponse(422, {
+            examples: {
+              expired: PASSKEY_ERRORS.expiredRequest,
+              verification: PASSKEY_ERRORS.notVerified,
+              registered: PASSKEY_ERRORS.registered,
+            },
+          }),
+        },
       }),
       async (request) => {
         const userId = await personOf(request);
@@ -91,7 +102,7 @@ export function passkeyRoutes({ config, passkeys, sessions, authenticate, refuse
         response: {
           200: Success,
           403: errorResponse(403),
-          404: errorResponse(404, { description: 'E_NOT_FOUND: not one of your passkeys.' }),
+          404: errorResponse(404, { description: 'E_NOT_FOUND: not one of your passkeys.', examples: { notFound: PASSKEY_ERRORS.notFound } }),
         },
       }),
       async (request) => {
