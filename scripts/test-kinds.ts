@@ -71,12 +71,12 @@ export function classify(file: string, source: string): Classified {
   const named = /^[^.]+(?:\.([^.]+))?\.test\.ts$/.exec(name);
   if (!named) return problem('has a name of neither form NAME.test.ts nor NAME.KIND.test.ts');
   const said = named[1];
-  const suite = SUITE_FOLDERS[folder];
+  const suite = Object.hasOwn(SUITE_FOLDERS, folder) ? SUITE_FOLDERS[folder] : undefined;
   if (suite !== undefined) {
     if (said !== undefined) return problem(`is in test/${folder}/, where every file is ${suite} and named NAME.test.ts: drop the ".${said}"`);
     return { file, kind: suite };
   }
-  if (said !== undefined && !(said in NAMED_KINDS)) {
+  if (said !== undefined && !Object.hasOwn(NAMED_KINDS, said)) {
     return problem(`says ".${said}", no kind a name can say (.http, .e2e; NAME.test.ts is unit)`);
   }
   const kind = said === undefined ? 'unit' : NAMED_KINDS[said]!;

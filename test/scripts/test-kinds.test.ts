@@ -40,6 +40,7 @@ describe('the kind of a test file', () => {
     assert.match(kindOf('test/links/codes.http.test.ts'), /starts no app/);
     assert.match(kindOf('test/import/csv-cells.e2e.test.ts'), /starts no process/);
     assert.match(kindOf('test/links/codes.unit.test.ts'), /says "\.unit"/);
+    assert.match(kindOf('test/links/codes.constructor.test.ts'), /says "\.constructor"/);
     assert.match(kindOf('test/links/codes.v3.http.test.ts', USES_APP), /neither form/);
     assert.match(kindOf('test/e2e/core.e2e.test.ts', RUNS_CLI), /drop the "\.e2e"/);
   });
@@ -47,6 +48,7 @@ describe('the kind of a test file', () => {
   it('is none outside the folder of what a file tests', () => {
     assert.match(kindOf('test/codes.test.ts'), /in no folder of test\//);
     assert.match(kindOf('test/support/app.test.ts'), /holds helpers/);
+    assert.equal(kindOf('test/constructor/x.test.ts'), 'unit', 'a folder named like a property of every object is no suite');
     assert.match(kindOf('test/scale-support/proxy.test.ts'), /holds helpers/);
   });
 
