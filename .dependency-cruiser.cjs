@@ -1,5 +1,6 @@
 // Dependency rules (`npm run depcheck`, which cruises src/, test/, bench/ and harness/). The rules for src/
-// constrain only modules under src/; the last rules keep test/ and bench/ apart (they share harness/).
+// constrain only modules under src/; the last rules keep test/ and bench/ apart (they share harness/), and the
+// suites of test/ apart (they share test/support/ and test/scale-support/).
 
 /** Feature and core modules that must not depend on the HTTP layer. */
 const FEATURES =
@@ -174,6 +175,25 @@ module.exports = {
       comment: 'harness/ is shared by test/ and bench/, so it imports neither (only src/, node: and packages).',
       from: { path: '^harness/' },
       to: { path: '^(?:test|bench)/' },
+    },
+    // Between the suites of test/ (docs/testing.md): a test file is imported by nothing, and a file of test/ imports
+    // from test/ only its own folder's helpers (test/browser/browser.ts) and the shared ones, test/support/ and
+    // test/scale-support/; what a benchmark needs as well lives in harness/.
+    {
+      name: 'no-test-imports-a-test',
+      severity: 'error',
+      comment: "A test file (*.test.ts) is imported by nothing: move what another file needs into its folder's helper or test/support/.",
+      from: { path: '^(?:test|bench|harness)/' },
+      to: { path: '[.]test[.]ts$' },
+    },
+    {
+      name: 'tests-through-support',
+      severity: 'error',
+      comment:
+        "A file of test/ imports from another folder of test/ only test/support/ and test/scale-support/, never another suite's helper: " +
+        'move what both use into test/support/.',
+      from: { path: '^test/([^/]+)/' },
+      to: { path: '^test/', pathNot: ['^test/(?:support|scale-support)/', '^test/$1/'] },
     },
     {
       name: 'harness-resolvable',

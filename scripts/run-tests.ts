@@ -6,6 +6,7 @@
 // - a migrated SQLite file and (with TEST_DATABASE_URL) a migrated PostgreSQL template database, which
 //   test/support/database.ts copies for each suite (a file copy; CREATE DATABASE … TEMPLATE);
 // - one Chromium (with browser tests), which each browser suite reaches through its own contexts.
+// A file's kind is read off its path (scripts/test-kinds.ts: its suite's folder, or its name beside the code it tests).
 // Files run CONCURRENCY at a time, each in its own process with its own database, port, data folder and
 // Redis prefix; the few listed in SERIAL run afterwards, one at a time, and say why. The line coverage of src/
 // is printed at the end; a run of every kind fails below COVERAGE_FLOOR.
@@ -16,18 +17,9 @@ import path from 'node:path';
 import { chromiumServerOptions } from '../test/support/chromium.js';
 import { prepareTemplates } from '../test/support/templates.js';
 import { srcCoverage } from './test-coverage.js';
+import { KINDS, type Kind, testFiles } from './test-kinds.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-
-/** Each kind is a set of folders under test/; a folder is in one kind. */
-export const KINDS = {
-  unit: ['abuse', 'accounts', 'analytics', 'links', 'metrics', 'net', 'passwords', 'redirect', 'repo', 'root', 'scripts', 'storage', 'web-app'],
-  http: ['http', 'import', 'people', 'people/passkeys', 'people/sso', 'tokens'],
-  postgres: ['scale'],
-  browser: ['browser'],
-  e2e: ['e2e', 'bench'],
-} as const;
-type Kind = keyof typeof KINDS;
 
 /**
  * Files that cannot run beside others, and why. They run after the rest, one at a time.
@@ -46,27 +38,15 @@ const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const kinds = args.filter((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--concurrency')) as Kind[];
 for (const kind of kinds) {
-  if (!(kind in KINDS)) {
-    console.error(`run-tests: unknown kind "${kind}"; the kinds are ${Object.keys(KINDS).join(', ')}`);
+  if (!(KINDS as readonly string[]).includes(kind)) {
+    console.error(`run-tests: unknown kind "${kind}"; the kinds are ${KINDS.join(', ')}`);
     process.exit(2);
   }
 }
-const chosen = kinds.length > 0 ? kinds : (Object.keys(KINDS) as Kind[]);
+const chosen: readonly Kind[] = kinds.length > 0 ? kinds : KINDS;
 /** Most files wait on a database, a process or a socket more than they compute: two a core keeps both busy. */
 const concurrency = Number(option('--concurrency') ?? Math.max(2, os.availableParallelism() * 2));
 const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-coverage-'));
-
-function filesOf(kind: Kind): string[] {
-  return KINDS[kind].flatMap((folder) => {
-    const dir = path.join(ROOT, 'test', folder);
-    if (!fs.existsSync(dir)) return [];
-    return fs
-      .readdirSync(dir)
-      .filter((name) => name.endsWith('.test.ts'))
-      .sort()
-      .map((name) => `test/${folder}/${name}`);
-  });
-}
 
 function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEnv): Promise<number> {
   if (files.length === 0) return Promise.resolve(0);
@@ -85,32 +65,17 @@ function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEn
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
-/**
- * Every folder of test/ with test files belongs to a kind, nested ones too (test/people/passkeys): a new folder
- * is never left out of `npm test`. A kind lists each folder itself: its files are read, not its subfolders'.
- */
-function unlisted(): string[] {
-  const listed = new Set<string>(Object.values(KINDS).flat());
-  const folders = (relative: string): string[] =>
-    fs
-      .readdirSync(path.join(ROOT, 'test', relative), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .flatMap((entry) => {
-        const folder = relative === '' ? entry.name : `${relative}/${entry.name}`;
-        return [folder, ...folders(folder)];
-      });
-  return folders('')
-    .filter((folder) => !listed.has(folder))
-    .filter((folder) => fs.readdirSync(path.join(ROOT, 'test', folder)).some((name) => name.endsWith('.test.ts')));
-}
-
 async function main(): Promise<number> {
-  const missing = unlisted();
-  if (missing.length > 0) {
-    console.error(`run-tests: test/${missing.join(', test/')} belongs to no kind: add it to KINDS in scripts/run-tests.ts`);
+  // Every test file has one kind, so a run of every kind runs each file once; one without a kind stops the run, named.
+  const classified = testFiles(ROOT);
+  const problems = classified.flatMap((entry) => ('problem' in entry ? [`${entry.file} ${entry.problem}`] : []));
+  const gone = Object.keys(SERIAL).filter((file) => !classified.some((entry) => entry.file === file));
+  problems.push(...gone.map((file) => `${file}, in SERIAL in scripts/run-tests.ts, is no test file: rename or remove its line`));
+  if (problems.length > 0) {
+    console.error(`run-tests: no kind (scripts/test-kinds.ts, docs/testing.md):\n  ${problems.join('\n  ')}`);
     return 2;
   }
-  const files = chosen.flatMap(filesOf);
+  const files = classified.flatMap((entry) => ('kind' in entry && chosen.includes(entry.kind) ? [entry.file] : []));
   const serial = files.filter((file) => file in SERIAL);
   const parallel = files.filter((file) => !(file in SERIAL));
   const started = Date.now();
@@ -125,7 +90,7 @@ async function main(): Promise<number> {
     const coverage = srcCoverage(fs.readdirSync(coverageDir).map((name) => path.join(coverageDir, name)));
     console.log(`# run-tests: src/ line coverage ${coverage.percent}% (${coverage.covered} of ${coverage.lines} lines)`);
     // The floor holds for the run CI makes: every kind, with PostgreSQL and Redis (without them their suites do not run).
-    const complete = chosen.length === Object.keys(KINDS).length && Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
+    const complete = chosen.length === KINDS.length && Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
     if (complete && coverage.percent < COVERAGE_FLOOR) {
       console.error(`run-tests: src/ line coverage ${coverage.percent}% is below the floor of ${COVERAGE_FLOOR}%`);
       return 1;

@@ -18,6 +18,6 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
     found: 'a 429 in text/html to POST /v2?… (the password form’s route, POST /{key}) where every /v2 error is JSON',
     fixed:
       'issue 37: a key no link can have (v2, api, …) is no password attempt, so POST /v2 is the API’s JSON 404; over the ' +
-      'password limits a script gets the JSON 429, a browser’s form the page (test/http/rate-limits.test.ts)',
+      'password limits a script gets the JSON 429, a browser’s form the page (test/http/rate-limits.http.test.ts)',
   },
 ];

@@ -1,7 +1,7 @@
 // Spreadsheet-safe CSV cells (issue 37, item 7; decision 0032): a cell that could start a formula gets a
 // leading `'`, and `brief import --format brief` takes exactly that quote back off. Checked on the rule
 // itself, and as a property over arbitrary values through the export's CSV writer and the import's reader
-// (the CLI round trip on both dialects is in spreadsheet-round-trip.test.ts).
+// (the CLI round trip on both dialects is in spreadsheet-round-trip.e2e.test.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

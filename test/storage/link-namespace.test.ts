@@ -10,7 +10,6 @@ import { type Database, openDatabase } from '../../src/storage/database.js';
 import { clashQuery, type KeyOnDomain } from '../../src/storage/postgres/coded-ids.js';
 import { permutationOf } from '../../src/storage/sql/link-codes.js';
 import type { CreateOutcome, LinkRecord } from '../../src/storage/stores/links.js';
-import { useTestApp } from '../support/app.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const created = (outcome: CreateOutcome): LinkRecord => {
@@ -186,19 +185,4 @@ for (const dialect of dialects) {
       });
     });
   }
-
-  describe(`slugs of the code shape over HTTP (${dialect})`, () => {
-    const ctx = useTestApp(dialect);
-
-    it('refuses a slug of exactly CODE_LENGTH letters and digits, takes one a character shorter or longer', async () => {
-      const shorten = (slug: string) =>
-        ctx.t.app.inject({ url: `/v2/shorten?url=${encodeURIComponent(`https://example.com/${slug}`)}&slug=${slug}` });
-      const refused = await shorten('Abc1234');
-      assert.equal(refused.statusCode, 422, refused.body);
-      assert.match(refused.body, /codeShape|letters and digits/);
-      assert.equal((await shorten('Abc123')).statusCode, 200);
-      assert.equal((await shorten('Abc12345')).statusCode, 200);
-      assert.equal((await shorten('Abc-234')).statusCode, 200);
-    });
-  });
 }

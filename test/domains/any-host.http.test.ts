@@ -1,7 +1,7 @@
 // Issue 25 item 1 (decision 0015): a request whose Host is no short domain is answered as the default domain — the
 // web app, the API and its redirects — unless STRICT_HOSTS=on keeps the 404; a link of a configured domain never
 // resolves on another one, and an unverified claim's Host answers as if nobody had claimed it.
-// Needs the built web app (npm test builds first), as web-app.test.ts does.
+// Needs the built web app (npm test builds first), as test/web/routes.http.test.ts does.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
