@@ -1,6 +1,6 @@
 // CPU work that must not hold the event loop, run on a few threads of its own at the lowest CPU
-// priority, with a bound on what may wait: the pattern of the password threads
-// (redirect/password-workers.ts), made generic for QR codes (qr/qr-service.ts).
+// priority, with a bound on what may wait: QR codes (qr/qr-service.ts) and password hashes
+// (passwords/password-threads.ts) run on it.
 import os from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 

@@ -4,20 +4,14 @@
 // and the old password stops working at once (every sign-in reads the stored hash).
 import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { PeopleStore } from '../storage/stores/people.js';
-import { generateToken, hashToken } from '../tokens/token-secrets.js';
+import { hashToken } from '../tokens/token-secrets.js';
+import { newOneTimeLink, type OneTimeLink, secretHash } from './one-time-links.js';
 import { PEOPLE_ERRORS } from './people-errors.js';
 import { checkNewPassword, type UserPasswords } from './user-passwords.js';
 
 /** How long a reset link holds. */
 export const RESET_LINK_HOURS = 1;
 const HOUR_MS = 3_600_000;
-
-/** A reset link as `brief user reset` prints it, once: its secret after `#` never reaches a server's log. */
-export interface ResetLink {
-  readonly link: string;
-  readonly email: string;
-  readonly expiresAt: number;
-}
 
 export class PasswordChanges {
   constructor(
@@ -56,23 +50,24 @@ export class PasswordChanges {
   }
 
   /** `brief user reset EMAIL`: a one-time link, valid an hour, whose page sets a new password; earlier links stop working. */
-  async resetLink(rawEmail: string): Promise<ResetLink> {
+  async resetLink(rawEmail: string): Promise<OneTimeLink> {
     const user = await this.person(rawEmail);
-    const token = generateToken();
+    const { link, tokenHash } = newOneTimeLink(this.appPrefix, 'reset-password');
     const now = this.now();
     const expiresAt = now + RESET_LINK_HOURS * HOUR_MS;
-    await this.store.addPasswordReset({ tokenHash: hashToken(token), userId: user.id, now, expiresAt });
-    return { link: `${this.appPrefix}/app/reset-password#${token}`, email: user.email, expiresAt };
+    await this.store.addPasswordReset({ tokenHash, userId: user.id, now, expiresAt });
+    return { link, email: user.email, expiresAt };
   }
 
   /** POST /auth/password/reset: a reset link's new password, once; every session of the person ends. */
   async reset(token: string, newPassword: string): Promise<void> {
-    const found = typeof token === 'string' && token.length <= 512 ? await this.store.passwordResetByHash(hashToken(token)) : undefined;
+    const tokenHash = secretHash(token);
+    const found = tokenHash && (await this.store.passwordResetByHash(tokenHash));
     if (!found) throw PEOPLE_ERRORS.noResetLink();
     if (found.usedAt !== null) throw PEOPLE_ERRORS.resetLinkUsed();
     if (found.expiresAt <= this.now()) throw PEOPLE_ERRORS.resetLinkExpired();
     const passwordHash = await this.passwords.hash(checkNewPassword(newPassword, 'newPassword'));
-    if ((await this.store.usePasswordReset(hashToken(token), this.now(), passwordHash)) === 'used') throw PEOPLE_ERRORS.resetLinkUsed();
+    if ((await this.store.usePasswordReset(tokenHash, this.now(), passwordHash)) === 'used') throw PEOPLE_ERRORS.resetLinkUsed();
   }
 
   private async person(rawEmail: string) {

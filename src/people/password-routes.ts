@@ -11,7 +11,7 @@ import { sessionCookieOf } from '../http/session-cookie.js';
 import type { PasswordChanges } from './password-changes.js';
 import { PEOPLE_ERRORS } from './people-errors.js';
 import { ChangePasswordBody, ResetPasswordBody, Success } from './schemas.js';
-import { openRoute, signedInCaller, signedInRoute } from './signed-in-routes.js';
+import { oneTimeLinkErrors, openRoute, signedInCaller, signedInRoute } from './signed-in-routes.js';
 import { PASSWORD_MIN_LENGTH } from './user-passwords.js';
 
 export interface PasswordRouteDeps {
@@ -74,14 +74,10 @@ export function registerPasswordRoutes(
       body: ResetPasswordBody,
       response: {
         200: Success,
-        404: errorResponse(404, { examples: { unknown: PEOPLE_ERRORS.noResetLink } }),
-        422: errorResponse(422, {
-          examples: {
-            used: PEOPLE_ERRORS.resetLinkUsed,
-            expired: PEOPLE_ERRORS.resetLinkExpired,
-            password: fieldExample('A password too short', tooShort('newPassword', PASSWORD_MIN_LENGTH)),
-          },
-        }),
+        ...oneTimeLinkErrors(
+          { unknown: PEOPLE_ERRORS.noResetLink, used: PEOPLE_ERRORS.resetLinkUsed, expired: PEOPLE_ERRORS.resetLinkExpired },
+          'newPassword',
+        ),
         503: passwordsBusyResponse(),
       },
     }),

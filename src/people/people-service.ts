@@ -10,8 +10,9 @@ import { BriefError, required } from '../errors.js';
 import { PasswordPool } from '../passwords/password-pool.js';
 import type { PasswordStore } from '../storage/stores/passwords.js';
 import type { InvitationRecord, PeopleStore } from '../storage/stores/people.js';
-import { generateToken, hashToken } from '../tokens/token-secrets.js';
+import { hashToken } from '../tokens/token-secrets.js';
 import { checkEmail } from './emails.js';
+import { newOneTimeLink, type OneTimeLink, secretHash } from './one-time-links.js';
 import { PEOPLE_ERRORS } from './people-errors.js';
 import type { Member } from './schemas.js';
 import { checkNewPassword, type UserPasswords, uncountedUserPasswords } from './user-passwords.js';
@@ -21,13 +22,9 @@ export const INVITATION_DAYS = 7;
 export const INVITATION_WRONG_PASSWORDS = 5;
 const DAY_MS = 86_400_000;
 
-export interface Invitation {
-  /** The one-time link (its secret after `#`: never sent to a server's logs). */
-  readonly link: string;
-  readonly email: string;
+export interface Invitation extends OneTimeLink {
   readonly role: Role;
   readonly workspace: string;
-  readonly expiresAt: number;
 }
 
 /**
@@ -174,7 +171,8 @@ export class PeopleService {
 
   /** An invitation that may still be accepted, by its secret: who it is for, where, with which role. */
   async invitation(token: string): Promise<InvitationRecord> {
-    const found = typeof token === 'string' && token.length <= 512 ? await this.store.invitationByHash(hashToken(token)) : undefined;
+    const tokenHash = secretHash(token);
+    const found = tokenHash && (await this.store.invitationByHash(tokenHash));
     if (!found) throw PEOPLE_ERRORS.noInvitation();
     if (found.usedAt !== null) {
       const wrong = (await this.invitationAttempts?.invitationWrongPasswords(hashToken(token))) ?? 0;
@@ -239,10 +237,10 @@ export class PeopleService {
 
   /** `createdBy`: who issues it (null: the operator). */
   private async addInvitation(accountId: number, email: string, role: Role, createdBy: number | null): Promise<Invitation> {
-    const token = generateToken();
+    const { link, tokenHash } = newOneTimeLink(this.appPrefix, 'invitation');
     const now = this.now();
     const record = await this.store.addInvitation({
-      tokenHash: hashToken(token),
+      tokenHash,
       accountId,
       email,
       role,
@@ -252,6 +250,6 @@ export class PeopleService {
     });
     // Its maker was removed, or lowered below the role, while this call ran.
     if (!record) throw PEOPLE_ERRORS.inviterBelow(role);
-    return { link: `${this.appPrefix}/app/invitation#${token}`, email, role, workspace: record.accountName, expiresAt: record.expiresAt };
+    return { link, email, role, workspace: record.accountName, expiresAt: record.expiresAt };
   }
 }

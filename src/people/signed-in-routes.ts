@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../accounts/caller.js';
 import type { Config } from '../config.js';
-import { fieldExample, tooShort } from '../errors.js';
+import { type ErrorExample, fieldExample, tooShort } from '../errors.js';
 import { documentedOnly, NO_AUTH, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { Authenticate } from '../http/auth.js';
 import { type ErrorStatus, errorResponse, errorResponses } from '../http/error-schemas.js';
@@ -42,18 +42,33 @@ export function signInAnswer(config: Pick<Config, 'defaultDomain' | 'sessionMaxM
   };
 }
 
+/**
+ * What a call given a one-time link's secret (an invitation, a password reset) answers when the secret is
+ * unknown (404), or the link used or expired, or the new password (`passwordField`) too short (422).
+ */
+export function oneTimeLinkErrors(
+  errors: { unknown: ErrorExample; used: ErrorExample; expired: ErrorExample; usedUp?: ErrorExample },
+  passwordField: string,
+) {
+  const password = fieldExample('A password too short', tooShort(passwordField, PASSWORD_MIN_LENGTH));
+  const { unknown, used, expired, usedUp } = errors;
+  return {
+    404: errorResponse(404, { examples: { unknown } }),
+    422: errorResponse(422, { examples: usedUp ? { used, expired, password, usedUp } : { used, expired, password } }),
+  };
+}
+
 /** What a call given an invitation's secret answers when it is unknown (404), or used or expired (422). */
-export const invitationErrors = () => ({
-  404: errorResponse(404, { examples: { unknown: PEOPLE_ERRORS.noInvitation } }),
-  422: errorResponse(422, {
-    examples: {
+export const invitationErrors = () =>
+  oneTimeLinkErrors(
+    {
+      unknown: PEOPLE_ERRORS.noInvitation,
       used: PEOPLE_ERRORS.invitationUsed,
       expired: PEOPLE_ERRORS.invitationExpired,
-      password: fieldExample('A password too short', tooShort('password', PASSWORD_MIN_LENGTH)),
       usedUp: PEOPLE_ERRORS.invitationUsedUp,
     },
-  }),
-});
+    'password',
+  );
 
 /**
  * An /auth route as its file declares it: its rate limit (none: only the API-wide ones), its schema's
