@@ -4,9 +4,10 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import { Reader, type Response } from 'mmdb-lib';
+import type { PlaceLookup } from '../visitors/visitor.js';
 
-/** What an address tells of a place: a country code or a city name, or null (unknown, not public, not an address). */
-export type PlaceLookup = (address: string) => string | null;
+/** What an address tells of a place (declared with the visitor, which asks it). */
+export type { PlaceLookup };
 
 /** The npm package that ships the IP-to-country database (CC0), and its file. */
 const DATABASE = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
