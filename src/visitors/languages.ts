@@ -20,12 +20,32 @@ export function languageTag(text: string): string | null {
 }
 
 /**
+ * Headers read, by their text: a browser sends the same one on every request and most visitors share a few, so
+ * a visit reads its header in one lookup. Emptied when full: a crawl of made-up headers only empties it.
+ */
+const remembered = new Map<string, readonly AcceptedLanguage[]>();
+const REMEMBERED_MAX = 1000;
+/** A header longer than this is read each time rather than remembered. */
+const REMEMBERED_LENGTH = 256;
+
+/**
  * The languages an Accept-Language header accepts, most preferred first (equal weights in the header's order).
  * Left out: `q=0` (the visitor refuses it), `*` (no language in particular), a malformed tag or weight, and
- * what follows the first LANGUAGES_MAX entries.
+ * what follows the first LANGUAGES_MAX entries. The list answered is shared: never change it.
  */
 export function acceptedLanguages(header: string | undefined): readonly AcceptedLanguage[] {
   if (!header) return NONE;
+  const known = remembered.get(header);
+  if (known !== undefined) return known;
+  const accepted = read(header);
+  if (header.length <= REMEMBERED_LENGTH) {
+    if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+    remembered.set(header, accepted);
+  }
+  return accepted;
+}
+
+function read(header: string): readonly AcceptedLanguage[] {
   const accepted: AcceptedLanguage[] = [];
   const entries = header.split(',', LANGUAGES_MAX);
   for (const entry of entries) {
@@ -36,7 +56,7 @@ export function acceptedLanguages(header: string | undefined): readonly Accepted
     if (q > 0) accepted.push({ tag, q });
   }
   // Stable: equal weights keep the header's order.
-  return accepted.sort((a, b) => b.q - a.q);
+  return Object.freeze(accepted.sort((a, b) => b.q - a.q));
 }
 
 /** The weight of `q=0.8` (RFC 9110: 0 to 1, at most three decimals); 0 for anything else, so a malformed entry is dropped. */

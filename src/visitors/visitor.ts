@@ -171,16 +171,50 @@ export function addressOf(ip: string | undefined): string | null {
   return isIP(ip) === 0 ? null : ip;
 }
 
-/** A query's parameters by key, decoded as URLSearchParams decodes them. */
-function parametersOf(query: string | undefined): ReadonlyMap<string, readonly string[]> {
+/** A query's parameters by key, decoded as URLSearchParams decodes them (a leading `?` dropped, as it does). */
+export function parametersOf(query: string | undefined): ReadonlyMap<string, readonly string[]> {
   if (!query) return NO_QUERY;
   const parameters = new Map<string, string[]>();
-  for (const [key, value] of new URLSearchParams(query)) {
-    const values = parameters.get(key);
-    if (values === undefined) parameters.set(key, [value]);
-    else values.push(value);
+  // Most queries have nothing encoded: one test of the whole, rather than one of each pair.
+  const plain = !ENCODED.test(query);
+  let from = query.startsWith('?') ? 1 : 0;
+  while (from < query.length) {
+    let to = query.indexOf('&', from);
+    if (to === -1) to = query.length;
+    if (to > from) {
+      let equals = query.indexOf('=', from);
+      if (equals === -1 || equals > to) equals = to;
+      const key = query.slice(from, equals);
+      const value = equals === to ? '' : query.slice(equals + 1, to);
+      if (plain) add(parameters, key, value);
+      else add(parameters, ...decoded(query.slice(from, to), key, value));
+    }
+    from = to + 1;
   }
   return parameters;
+}
+
+function add(parameters: Map<string, string[]>, key: string, value: string): void {
+  const values = parameters.get(key);
+  if (values === undefined) parameters.set(key, [value]);
+  else values.push(value);
+}
+
+const ENCODED = /[%+]/;
+
+/**
+ * A pair's key and value decoded: as they are when nothing in them is encoded (most are), by
+ * decodeURIComponent when their escapes are well formed, and by URLSearchParams itself when not (it keeps
+ * a malformed escape as it is and writes U+FFFD for bytes that are no UTF-8, where decodeURIComponent throws).
+ */
+function decoded(pair: string, key: string, value: string): [string, string] {
+  if (!ENCODED.test(pair)) return [key, value];
+  try {
+    return [decodeURIComponent(key.replaceAll('+', ' ')), decodeURIComponent(value.replaceAll('+', ' '))];
+  } catch {
+    for (const entry of new URLSearchParams(pair)) return entry;
+    return [key, value];
+  }
 }
 
 /** A URL's host in the form rules compare (`https://WWW.Example.com.:8443/x` → `www.example.com`); null when it is no URL with a host. */
