@@ -23,7 +23,7 @@ export interface VisitorInput {
   readonly query?: string;
   /** The Referer header. */
   readonly referrer?: string;
-  /** When the visit happened, epoch milliseconds; the visitor's making when not given. */
+  /** When the visit happened, epoch milliseconds; the visitor's making when not given (or not a time). */
   readonly at?: number;
 }
 
@@ -69,6 +69,8 @@ export function visitorOf(input: VisitorInput, places?: PlaceLookup, cities?: Pl
 }
 
 const NOT_YET = Symbol('not yet');
+/** The last instant a Date holds, in milliseconds either side of the epoch. */
+const MAX_TIME = 8.64e15;
 const NO_QUERY: ReadonlyMap<string, readonly string[]> = new Map();
 
 class LazyVisitor implements Visitor {
@@ -86,7 +88,9 @@ class LazyVisitor implements Visitor {
     private readonly places: PlaceLookup | undefined,
     private readonly cities: PlaceLookup | undefined,
   ) {
-    this.at = input.at ?? Date.now();
+    // A time no clock can read (NaN, past ±8.64e15) is no time: the visit's own is used, as when none is given.
+    const at = input.at;
+    this.at = at !== undefined && Math.abs(at) <= MAX_TIME ? at : Date.now();
   }
 
   private get agent(): AgentTraits {

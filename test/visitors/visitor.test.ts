@@ -98,6 +98,10 @@ describe('visitor', () => {
     const before = Date.now();
     const at = visitorOf({}).at;
     assert.ok(at >= before && at <= Date.now());
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 9e15]) {
+      const now = visitorOf({ at: bad }).at;
+      assert.ok(now >= before && now <= Date.now(), `${bad} is no time: now instead`);
+    }
   });
 });
 
