@@ -147,7 +147,9 @@ export const VALUE_TESTS: Readonly<Record<ConditionType, (value: string, key: st
   referrer(value) {
     const host = referrerHost(value.trim());
     if (host === undefined)
-      return valueProblem("A referrer condition's value must be a host name, such as example.com, without a scheme, port or path");
+      return valueProblem(
+        "A referrer condition's value must be a host name, such as example.com (its subdomains match too), without a scheme, port or path",
+      );
     const subdomain = `.${host}`;
     return (visitor) => {
       const seen = visitor.referrerHost;
@@ -207,6 +209,8 @@ const zoneProblem = (key: string): ConditionProblem => ({
   message: `The key must be an IANA time zone, such as Europe/Paris: ${JSON.stringify(key.slice(0, 64))} is none`,
 });
 
+const HOST_NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
+
 /** A host name in its one written form (lower-case, IDN as punycode, no final dot); undefined when it is none. */
 function referrerHost(value: string): string | undefined {
   if (value === '' || !/^[^\s/?#@:%\\[\]]+$/.test(value)) return undefined;
@@ -217,5 +221,6 @@ function referrerHost(value: string): string | undefined {
     return undefined;
   }
   if (host.endsWith('.')) host = host.slice(0, -1);
-  return host === '' || host.length > 253 ? undefined : host;
+  // The URL parser lets through what no host name holds (`*.example.com`): labels of letters, digits, `-` and `_` only.
+  return host.length > 253 || !HOST_NAME.test(host) ? undefined : host;
 }

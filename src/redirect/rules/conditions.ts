@@ -33,7 +33,7 @@ export function conditionProblem(condition: Condition): ConditionProblem | undef
 /** A condition made ready once (when a link's rules are loaded): a test per visit. Only call on valid conditions. */
 export function compileCondition(condition: Condition): ConditionTest {
   const made = compiled(condition);
-  if (typeof made !== 'function') throw new TypeError(`A ${String(condition.type)} condition's ${made.field}: ${made.message}`);
+  if (typeof made !== 'function') throw new TypeError(`A condition's ${made.field}: ${made.message}`);
   return made;
 }
 
@@ -81,6 +81,7 @@ export function compileConditions(conditions: readonly Condition[]): ConditionTe
  * its type may be none, and its key and value other than strings.
  */
 function compiled(condition: Condition): ConditionTest | ConditionProblem {
+  if (typeof condition !== 'object' || condition === null) return { field: 'type', message: 'A condition must be an object with a type' };
   const { type, key, value } = condition as { type: unknown; key: unknown; value: unknown };
   if (typeof type !== 'string' || !TYPES.has(type)) {
     return { field: 'type', message: `The type must be one of ${CONDITION_TYPES.join(', ')}` };

@@ -176,6 +176,8 @@ describe('invalid conditions', () => {
   it('refuses an unknown type on type', () => {
     refused({ type: 'planet' as ConditionType, value: 'mars' }, 'type', /one of device, browser/);
     refused({ value: 'x' } as unknown as Condition, 'type', /type must be one of/);
+    refused(null as unknown as Condition, 'type', /must be an object/);
+    refused('device' as unknown as Condition, 'type', /must be an object/);
   });
 
   it('refuses keys where none is taken, and missing or bad keys where one is', () => {
@@ -234,6 +236,8 @@ describe('invalid conditions', () => {
       [condition('referrer', 'example.com/path'), /host name/],
       [condition('referrer', 'example.com:8080'), /host name/],
       [condition('referrer', 'exa mple.com'), /host name/],
+      [condition('referrer', '*.example.com'), /subdomains match too/],
+      [condition('referrer', 'example..com'), /host name/],
     ];
     for (const [c, words] of bad) refused(c, 'value', words);
   });
