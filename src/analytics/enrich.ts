@@ -1,11 +1,12 @@
 import { isIP } from 'node:net';
-import UAParser from 'ua-parser-js';
 import type { AnalyticsLevel } from '../config.js';
 import { within } from '../nested-maps.js';
 import type { ClientAddress } from '../net/client-address.js';
 import type { ClickEvent } from '../storage/stores/analytics.js';
-import { botName } from './bots.js';
-import type { PlaceLookup } from './places.js';
+import { botName } from '../visitors/bots.js';
+import { languageTag } from '../visitors/languages.js';
+import { type Agent as ParsedAgent, parseAgent } from '../visitors/user-agent.js';
+import type { PlaceLookup } from '../visitors/visitor.js';
 
 /**
  * A visit as the redirect noted it: references to what the request already had, nothing
@@ -33,8 +34,8 @@ export interface RawVisit {
  */
 export type VisitProfile = Omit<ClickEvent, 'time' | 'linkId' | 'clicks'>;
 
-/** What a user agent says (the event's fields that come from it), parsed once per distinct agent. */
-type Agent = Pick<ClickEvent, 'bot' | 'browser' | 'browserVersion' | 'os' | 'deviceType' | 'deviceVendor'>;
+/** What a user agent says (the event's fields that come from it: visitors/user-agent.ts), parsed once per distinct agent. */
+type Agent = Pick<ClickEvent, keyof ParsedAgent>;
 
 const NOTHING: VisitProfile = {
   bot: null,
@@ -58,7 +59,6 @@ const NO_AGENT: Agent = { bot: null, browser: null, browserVersion: null, os: nu
  * for the batch only: they say who visited, and from which page).
  */
 const REMEMBERED_MAX = 2000;
-const FIELD_MAX = 64;
 
 /**
  * Turns raw visits into what is stored of them, off the request path: bots, the user agent, the
@@ -214,28 +214,10 @@ function remembered(table: Map<string, string | null>, header: string | undefine
   return value;
 }
 
-function parseAgent(userAgent: string): Agent {
-  const { browser, os, device } = new UAParser(userAgent).getResult();
-  return {
-    bot: botName(userAgent),
-    browser: short(browser.name),
-    browserVersion: short(browser.major),
-    os: short(os.name),
-    // ua-parser-js names mobile, tablet, console, smarttv, wearable and embedded devices; the rest are desktops.
-    deviceType: short(device.type) ?? 'desktop',
-    deviceVendor: short(device.vendor),
-  };
-}
-
-const short = (value: string | undefined): string | null => (value ? value.slice(0, FIELD_MAX) : null);
-
-const LANGUAGE_TAG = /^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/;
-
 /** The first tag of Accept-Language, lower-case (`en-GB,en;q=0.8` → `en-gb`); null for none or `*`. */
 export function firstLanguage(header: string | undefined): string | null {
   if (!header) return null;
-  const tag = header.split(',', 1)[0]!.split(';', 1)[0]!.trim().toLowerCase().replaceAll('_', '-');
-  return tag.length <= 35 && LANGUAGE_TAG.test(tag) ? tag : null;
+  return languageTag(header.split(',', 1)[0]!.split(';', 1)[0]!);
 }
 
 /**

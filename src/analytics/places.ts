@@ -4,9 +4,10 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import { Reader, type Response } from 'mmdb-lib';
+import type { PlaceLookup } from '../visitors/visitor.js';
 
-/** What an address tells of a place: a country code or a city name, or null (unknown, not public, not an address). */
-export type PlaceLookup = (address: string) => string | null;
+/** What an address tells of a place (declared with the visitor, which asks it). */
+export type { PlaceLookup };
 
 /** The npm package that ships the IP-to-country database (CC0), and its file. */
 const DATABASE = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb';
@@ -62,11 +63,18 @@ function lookupIn(mmdb: Buffer, pick: (record: Record<string, unknown>) => strin
   return (address: string): string | null => {
     // Only public unicast addresses have a place: the whois data places some private and
     // documentation ranges (192.168/16, 203.0.113/24) in the registry's home country.
-    if (isIP(address) === 0) return null;
-    const ip = ipaddr.process(address); // ::ffff:1.2.3.4 → 1.2.3.4
-    if (ip.range() !== 'unicast') return null;
+    const family = isIP(address);
+    if (family === 0) return null;
+    let unicast: string | undefined;
+    if (family === 4) {
+      unicast = isUnicastV4(address) ? address : undefined;
+    } else {
+      const ip = ipaddr.process(address); // ::ffff:1.2.3.4 → 1.2.3.4
+      unicast = ip.range() === 'unicast' ? ip.toString() : undefined;
+    }
+    if (unicast === undefined) return null;
     try {
-      const record = reader.get(ip.toString()) as Record<string, unknown> | null;
+      const record = reader.get(unicast) as Record<string, unknown> | null;
       return record ? pick(record) : null;
     } catch {
       return null;
@@ -75,3 +83,37 @@ function lookupIn(mmdb: Buffer, pick: (record: Record<string, unknown>) => strin
 }
 
 const RECORDS_MAX = 4096;
+
+/**
+ * IPv4's ranges that are not unicast, as ipaddr.js's `range()` names them (unspecified, broadcast, multicast,
+ * link-local, loopback, carrier-grade NAT, private, reserved and documentation, AS112, AMT), as network and
+ * prefix. Checked here by arithmetic: a country lookup is on the redirect path when a rule asks for one, and
+ * ipaddr.js's parse and range walk cost more than the lookup itself. test/analytics/places.test.ts holds this
+ * list to ipaddr.js's.
+ */
+// biome-ignore format: one range a line reads best
+const V4_NOT_UNICAST: ReadonlyArray<readonly [string, number]> = [
+  ['0.0.0.0', 8], ['255.255.255.255', 32], ['224.0.0.0', 4], ['169.254.0.0', 16], ['127.0.0.0', 8], ['100.64.0.0', 10],
+  ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['240.0.0.0', 4],
+  ['192.175.48.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24],
+];
+
+/** An IPv4 address (dotted, as isIP accepts it) as an unsigned 32-bit number. */
+function v4Number(address: string): number {
+  let value = 0;
+  for (const octet of address.split('.')) value = value * 256 + Number(octet);
+  return value;
+}
+
+const V4_MASKS = V4_NOT_UNICAST.map(([network, prefix]) => {
+  const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+  return [v4Number(network), mask] as const;
+});
+
+/** Whether an IPv4 address is in none of V4_NOT_UNICAST. */
+export function isUnicastV4(address: string): boolean {
+  const value = v4Number(address);
+  for (const [network, mask] of V4_MASKS) if ((value & mask) >>> 0 === network) return false;
+  return true;
+}

@@ -25,7 +25,7 @@ export function checkPassword(password: string): string {
 }
 
 // ISO 8601 with a date, a time and a zone, as JSON.stringify(new Date()) writes it.
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+export const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -38,7 +38,7 @@ function daysIn(year: number, month: number): number {
  * Whether the parts of a timestamp the regex matched name a moment that exists. Date.parse
  * does not check this: it reads 2027-02-30 as 2027-03-02 and 24:00 as the next midnight.
  */
-function existsOnTheCalendar(parts: RegExpExecArray): boolean {
+export function existsOnTheCalendar(parts: RegExpExecArray): boolean {
   const part = (i: number) => Number(parts[i] ?? 0); // absent seconds and zone (Z) are 0
   const month = part(2);
   const day = part(3);
