@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerProblem } from '../../harness/hostile/error-shape.js';
-import { BASE_HOST, qs, useTestApp } from '../support/app.js';
+import { BASE_HOST, passwordAttempt, passwordLink, qs, useTestApp } from '../support/app.js';
 
 let counter = 0;
 const fresh = () => `https://example.com/limited/${Date.now()}-${++counter}`;
@@ -164,26 +164,11 @@ describe('limits set to 0', () => {
 
 describe('password attempts (RATE_LIMIT_PASSWORD, default 10)', () => {
   const ctx = useTestApp('sqlite', { RATE_LIMIT_PASSWORD: '10' });
-  const attempt = (key: string, password: string, remoteAddress: string) =>
-    ctx.t.app.inject({
-      method: 'POST',
-      url: `/${key}`,
-      remoteAddress,
-      headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ password }).toString(),
-    });
+  const attempt = (key: string, password: string, remoteAddress: string) => passwordAttempt(ctx.t.app, key, password, remoteAddress);
 
   it('allows 10 a minute per address and link, then answers a 429 page with Retry-After, even to the right password', async () => {
     const account = await ctx.t.account();
-    const make = async () =>
-      (
-        await ctx.t.app.inject({
-          method: 'POST',
-          url: '/v3/shorten/bulk',
-          headers: account.headers,
-          payload: [{ url: fresh(), password: 'right horse' }],
-        })
-      ).json()[0];
+    const make = async () => ({ slug: await passwordLink(ctx.t.app, account.headers, fresh()) });
     const [one, two] = [await make(), await make()];
     const address = '192.0.2.70';
     for (let i = 0; i < 10; i++) assert.equal((await attempt(one.slug, `wrong ${i}`, address)).statusCode, 403);
@@ -213,13 +198,7 @@ describe('password attempts from a script, and on keys no link has (fuzz seed 42
 
   it('answers a script over the limit with E_TOO_MANY_REQUESTS in the error shape, a browser with the page', async () => {
     const account = await ctx.t.account();
-    const made = await ctx.t.app.inject({
-      method: 'POST',
-      url: '/v3/shorten/bulk',
-      headers: account.headers,
-      payload: [{ url: fresh(), password: 'right horse' }],
-    });
-    const { slug } = made.json()[0] as { slug: string };
+    const slug = await passwordLink(ctx.t.app, account.headers, fresh());
     const post = (headers: Record<string, string>, payload?: string) =>
       ctx.t.app.inject({ method: 'POST', url: `/${slug}`, remoteAddress: '192.0.2.95', headers: { host: BASE_HOST, ...headers }, payload });
     for (let i = 0; i < 2; i++) assert.equal((await post({ 'content-type': 'application/x-www-form-urlencoded' }, 'password=wrong')).statusCode, 403);
@@ -275,24 +254,11 @@ describe('password attempts under many Hosts (decision 0015)', () => {
 
   it('counts a link’s attempts on its domain, whatever Host names it (an unknown Host is the default domain)', async () => {
     const account = await ctx.t.account();
-    const made = await ctx.t.app.inject({
-      method: 'POST',
-      url: '/v3/shorten/bulk',
-      headers: account.headers,
-      payload: [{ url: fresh(), password: 'right horse' }],
-    });
-    const { slug } = made.json()[0] as { slug: string };
+    const slug = await passwordLink(ctx.t.app, account.headers, fresh());
     const hosts = [BASE_HOST, 'localhost:3000', '10.0.0.7', 'BRIEF.INTERNAL'];
     const statuses: number[] = [];
     for (const host of hosts) {
-      const res = await ctx.t.app.inject({
-        method: 'POST',
-        url: `/${slug}`,
-        remoteAddress: '192.0.2.90',
-        headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ password: 'wrong' }).toString(),
-      });
-      statuses.push(res.statusCode);
+      statuses.push((await passwordAttempt(ctx.t.app, slug, 'wrong', '192.0.2.90', host)).statusCode);
     }
     assert.deepEqual(statuses, [403, 403, 403, 429]);
   });

@@ -254,8 +254,11 @@ for (const dialect of dialects) {
       admin = await member(ctx.t, team.id, 'admin');
     });
 
+    /** An admin's invitation, answered as it comes. */
+    const inviteAnswer = (email: string, role: string) =>
+      ctx.t.app.inject({ method: 'POST', url: '/auth/invitations', headers: admin.headers, payload: { email, role } });
     const invite = async (email: string, role = 'member') => {
-      const response = await ctx.t.app.inject({ method: 'POST', url: '/auth/invitations', headers: admin.headers, payload: { email, role } });
+      const response = await inviteAnswer(email, role);
       assert.equal(response.statusCode, 200, response.body);
       return response.json() as { link: string; email: string; role: string; workspace: string; expiresAt: string };
     };
@@ -314,20 +317,10 @@ for (const dialect of dialects) {
     });
 
     it('refuses a malformed email and an unknown role with a clear error', async () => {
-      const bad = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/invitations',
-        headers: admin.headers,
-        payload: { email: 'not an email', role: 'member' },
-      });
+      const bad = await inviteAnswer('not an email', 'member');
       assert.equal(bad.statusCode, 422);
       assert.deepEqual(bad.json().errors, [{ field: 'email', rule: 'email', message: 'The email field must be an email address' }]);
-      const role = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/invitations',
-        headers: admin.headers,
-        payload: { email: 'a@example.com', role: 'king' },
-      });
+      const role = await inviteAnswer('a@example.com', 'king');
       assert.equal(role.statusCode, 422);
       assert.deepEqual(role.json().errors, [{ field: 'role', rule: 'enum', message: 'The role field must be one of viewer, member, admin, owner' }]);
       const count = await ctx.t.database.db
