@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
 
@@ -173,4 +173,25 @@ export async function firstPerson(env: Record<string, string>, email: string, wo
     });
     assert.equal(accepted.status, 200, await accepted.text());
   };
+}
+
+/** POST /auth/sign-in outside the browser (`origin`: the web app's, for the cross-site check): its status and the session cookie. */
+export async function signInOver(at: string, email: string, password: string, origin = at) {
+  const response = await fetch(`${at}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: response.status, cookie: /brief_session=[A-Za-z0-9_-]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] };
+}
+
+/** Opens the home page's Sign in dialog and sends it an email and password; the dialog, to check what it says. */
+export async function signInWithDialog(page: Page, origin: string, email: string, password: string): Promise<Locator> {
+  await page.goto(`${origin}/`);
+  await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  return dialog;
 }

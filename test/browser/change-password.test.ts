@@ -9,7 +9,17 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { runCli, type ServerProcess } from '../support/process.js';
-import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import {
+  assertAccessible,
+  firstPerson,
+  openPage,
+  screenshot,
+  serverEnv,
+  signInOver,
+  signInWithDialog,
+  startServerAndChromium,
+  WIDTHS,
+} from './browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'a long enough password';
@@ -21,14 +31,7 @@ describe('Settings → Password in Chromium', { timeout: 300_000 }, () => {
   let server: ServerProcess;
   let browser: Browser;
 
-  const signInOver = async (password: string) => {
-    const response = await fetch(`${server.origin}/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin },
-      body: JSON.stringify({ email: EMAIL, password }),
-    });
-    return { status: response.status, cookie: /brief_session=[A-Za-z0-9_-]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] };
-  };
+  const signInAs = (password: string) => signInOver(server.origin, EMAIL, password);
   const meWith = async (cookie: string) => (await fetch(`${server.origin}/auth/me`, { headers: { cookie } })).status;
 
   before(async () => {
@@ -47,16 +50,11 @@ describe('Settings → Password in Chromium', { timeout: 300_000 }, () => {
   });
 
   it('changes the password from Settings: other sessions end, this one stays, the old password stops', async () => {
-    const elsewhere = await signInOver(PASSWORD);
+    const elsewhere = await signInAs(PASSWORD);
     assert.equal(elsewhere.status, 200);
     const { context, page } = await openPage(browser, server.origin, WIDTHS[1]);
     try {
-      await page.goto(`${server.origin}/`);
-      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Sign in' });
-      await dialog.getByLabel('Email').fill(EMAIL);
-      await dialog.getByLabel('Password').fill(PASSWORD);
-      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await signInWithDialog(page, server.origin, EMAIL, PASSWORD);
       await page.getByRole('banner').getByText('Signed in as').waitFor();
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
@@ -88,8 +86,8 @@ describe('Settings → Password in Chromium', { timeout: 300_000 }, () => {
       assert.equal(await meWith(`brief_session=${session!.value}`), 200, 'this one stays');
       await page.reload();
       await page.getByRole('banner').getByText('Signed in as').waitFor();
-      assert.equal((await signInOver(PASSWORD)).status, 401, 'the old password stops working');
-      assert.equal((await signInOver(NEW_PASSWORD)).status, 200);
+      assert.equal((await signInAs(PASSWORD)).status, 401, 'the old password stops working');
+      assert.equal((await signInAs(NEW_PASSWORD)).status, 200);
     } finally {
       await context.close();
     }
@@ -114,8 +112,8 @@ describe('Settings → Password in Chromium', { timeout: 300_000 }, () => {
       await page.getByRole('button', { name: 'Set password' }).click();
       await page.getByRole('status').filter({ hasText: 'Your new password is set' }).waitFor();
       assert.equal(new URL(page.url()).hash, '', 'the secret leaves the address bar');
-      assert.equal((await signInOver(NEW_PASSWORD)).status, 401);
-      assert.equal((await signInOver('the password after a reset')).status, 200);
+      assert.equal((await signInAs(NEW_PASSWORD)).status, 401);
+      assert.equal((await signInAs('the password after a reset')).status, 200);
       // Used once: the same link, opened again (a fresh load: only its fragment differs from this page), says so.
       await page.goto('about:blank');
       await page.goto(link);

@@ -10,7 +10,17 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { ServerProcess } from '../support/process.js';
-import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import {
+  assertAccessible,
+  firstPerson,
+  openPage,
+  screenshot,
+  serverEnv,
+  signInOver,
+  signInWithDialog,
+  startServerAndChromium,
+  WIDTHS,
+} from './browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'a long enough password';
@@ -37,12 +47,7 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
   it('signs in with an email and password, uses the cookie, and signs out on the server', async () => {
     const { context, page } = await openPage(browser, server.origin, WIDTHS[1]);
     try {
-      await page.goto(`${server.origin}/`);
-      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Sign in' });
-      await dialog.getByLabel('Email').fill(EMAIL);
-      await dialog.getByLabel('Password').fill('not the password');
-      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+      const dialog = await signInWithDialog(page, server.origin, EMAIL, 'not the password');
       const alert = dialog.getByRole('alert');
       await alert.waitFor();
       assert.equal(await alert.textContent(), 'Wrong email or password');
@@ -84,12 +89,8 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
   });
 
   it('lets an invited person join from the link in another browser context', async () => {
-    const owner = await fetch(`${server.origin}/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin },
-      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-    });
-    const cookie = /brief_session=[A-Za-z0-9_-]+/.exec(owner.headers.get('set-cookie') ?? '')![0];
+    const owner = await signInOver(server.origin, EMAIL, PASSWORD);
+    const cookie = owner.cookie!;
     const made = await fetch(`${server.origin}/auth/invitations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.origin, cookie },
