@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
@@ -172,6 +174,42 @@ export async function firstPerson(env: Record<string, string>, email: string, wo
       body: JSON.stringify({ token: link.slice(link.indexOf('#') + 1), password, displayName }),
     });
     assert.equal(accepted.status, 200, await accepted.text());
+  };
+}
+
+/**
+ * A suite in Chromium against the built server, on a scratch folder of its own (`extra`: the server's
+ * environment beyond serverEnv's), whose first person, `email` named Ada, has joined workspace acme with
+ * `password`: set up before the suite's tests, closed and removed after them.
+ */
+export function suiteWithFirstPerson(prefix: string, email: string, password: string, extra: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  let started: { env: Record<string, string>; server: ServerProcess; browser: Browser } | undefined;
+  before(async () => {
+    const { env } = await serverEnv(dir, extra);
+    const accept = await firstPerson(env, email, 'acme');
+    started = { env, ...(await startServerAndChromium(env)) };
+    await accept(started.server.origin, password, 'Ada');
+  });
+  after(async () => {
+    await started?.browser.close();
+    await started?.server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const get = () => {
+    assert.ok(started, 'the suite has started its server and Chromium');
+    return started;
+  };
+  return {
+    get env() {
+      return get().env;
+    },
+    get server() {
+      return get().server;
+    },
+    get browser() {
+      return get().browser;
+    },
   };
 }
 
