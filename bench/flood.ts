@@ -86,14 +86,14 @@ export const redirectLoad = (server: RunningServer, redirectPath: string, second
   runLoad({ port: server.port, host: DOMAIN, request: { kind: 'fixed', path: redirectPath }, connections: REDIRECT_CONNECTIONS, seconds });
 
 /** The web app's script: the path its page loads it from. */
-export async function scriptPath(port: number): Promise<string> {
+async function scriptPath(port: number): Promise<string> {
   const page = await request(port, 'GET', '/');
   const script = /<script[^>]*src="([^"]+)"/.exec(page.body)?.[1];
   if (!script) throw new Error(`no script in the web app's page: ${page.body.slice(0, 200)}`);
   return script;
 }
 
-export interface ScriptMeasure {
+interface ScriptMeasure {
   redirectsPerSecond: number;
   redirectP99: number;
   redirectErrors: number;
@@ -102,7 +102,7 @@ export interface ScriptMeasure {
 }
 
 /** The redirect load and the web app's script fetched one at a time, for `seconds`. */
-export async function measureWithScript(server: RunningServer, redirectPath: string, script: string, seconds: number): Promise<ScriptMeasure> {
+async function measureWithScript(server: RunningServer, redirectPath: string, script: string, seconds: number): Promise<ScriptMeasure> {
   const assetTimes: number[] = [];
   const until = Date.now() + seconds * 1000;
   let fetching = 0;
@@ -123,6 +123,49 @@ export async function measureWithScript(server: RunningServer, redirectPath: str
     redirectErrors: redirects.errors,
     assetMedianMs: Number(percentile(assetTimes, 50).toFixed(1)),
     assetP99Ms: Number(percentile(assetTimes, 99).toFixed(1)),
+  };
+}
+
+/** A flood under way: its answers so far; `stop` ends it and waits (at most MAX_STRAGGLE_MS) for its last answers. */
+export interface Flood {
+  answers: Answer[];
+  stop(): Promise<unknown>;
+}
+
+/**
+ * Round after round, the redirects of `redirectPath` and the web app's script measured quietly, then while
+ * `flood(round)` runs; the flood stops after its measure, before the next quiet one. Answers every flood's
+ * answers and the figures over the rounds (medians, quiet and flooded).
+ */
+export async function quietThenFlood(
+  name: string,
+  server: RunningServer,
+  redirectPath: string,
+  timing: { seconds: number; rounds: number },
+  flood: (round: number) => Flood,
+) {
+  const script = await scriptPath(server.port);
+  const measure = () => measureWithScript(server, redirectPath, script, timing.seconds);
+  const rounds: Array<{ quiet: ScriptMeasure; flood: ScriptMeasure; answers: Answer[] }> = [];
+  for (let round = 1; round <= timing.rounds; round++) {
+    const quiet = await measure();
+    const running = flood(round);
+    const flooded = await measure();
+    await running.stop();
+    rounds.push({ quiet, flood: flooded, answers: running.answers });
+    console.error(`[${name}] round ${round}: ${JSON.stringify({ quiet, flood: flooded, answered: running.answers.length })}`);
+  }
+  return {
+    answers: rounds.flatMap((r) => r.answers),
+    figures: {
+      server: option('--server') ?? '.',
+      seconds: timing.seconds,
+      rounds: timing.rounds,
+      redirectRatio: redirectRatio(rounds),
+      redirectP99Ms: quietAndFlood(rounds, (m) => m.redirectP99),
+      scriptMedianMs: quietAndFlood(rounds, (m) => m.assetMedianMs),
+      scriptP99Ms: quietAndFlood(rounds, (m) => m.assetP99Ms),
+    },
   };
 }
 

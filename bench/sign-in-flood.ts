@@ -16,19 +16,14 @@ import {
   floodAgent,
   MAX_STRAGGLE_MS,
   machine,
-  measureWithScript,
   median,
   option,
-  quietAndFlood,
-  redirectRatio,
+  quietThenFlood,
   request,
   runFloodBench,
-  type ScriptMeasure,
-  scriptPath,
 } from './flood.js';
 
-const seconds = Number(option('--seconds') ?? 4);
-const roundCount = Number(option('--rounds') ?? 3);
+const timing = { seconds: Number(option('--seconds') ?? 4), rounds: Number(option('--rounds') ?? 3) };
 const FLOOD_CONNECTIONS = 24;
 const FLOOD_ADDRESSES = 12;
 const EMAIL = 'ada@brief.bench';
@@ -60,10 +55,8 @@ runFloodBench(setup, async (server, token) => {
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const shortened = await request(server.port, 'GET', `/v2/shorten?url=${encodeURIComponent('https://example.com/plain')}`, { headers: auth });
   const plain = JSON.parse(shortened.body) as { code: string };
-  const script = await scriptPath(server.port);
-  const measure = () => measureWithScript(server, `/${plain.code}`, script, seconds);
 
-  /** 24 connections sending wrong passwords back to back, from 12 addresses, until `stop` is called. */
+  /** 24 connections sending wrong passwords back to back, from 12 addresses, until stopped. */
   const via = floodAgent();
   const wrongPasswords = (round: number) => {
     const answers: Answer[] = [];
@@ -78,42 +71,23 @@ runFloodBench(setup, async (server, token) => {
         answers.push(answer);
       }
     });
-    return {
-      answers,
-      stop: async () => {
-        stopped = true;
-        await Promise.race([Promise.all(loops), new Promise((resolve) => setTimeout(resolve, MAX_STRAGGLE_MS))]);
-      },
+    const stop = async () => {
+      stopped = true;
+      await Promise.race([Promise.all(loops), new Promise((resolve) => setTimeout(resolve, MAX_STRAGGLE_MS))]);
     };
+    return { answers, stop };
   };
 
-  // Quiet, then under the flood, round after round; the flood stops after its measure and its last
-  // answers are waited for (at most MAX_STRAGGLE_MS) before the next quiet measure.
-  const rounds: Array<{ quiet: ScriptMeasure; flood: ScriptMeasure; answers: Answer[] }> = [];
-  for (let round = 1; round <= roundCount; round++) {
-    const quiet = await measure();
-    const { answers, stop } = wrongPasswords(round);
-    const flood = await measure();
-    await stop();
-    rounds.push({ quiet, flood, answers });
-    console.error(`[sign-in-flood] round ${round}: ${JSON.stringify({ quiet, flood, answered: answers.length })}`);
-  }
-  const all = rounds.flatMap((r) => r.answers);
+  const { answers, figures } = await quietThenFlood('sign-in-flood', server, `/${plain.code}`, timing, wrongPasswords);
   const result = {
-    server: option('--server') ?? '.',
+    ...figures,
     signInLimits: flag('--with-limits') ? 'defaults' : 'off',
-    seconds,
-    rounds: roundCount,
-    redirectRatio: redirectRatio(rounds),
-    redirectP99Ms: quietAndFlood(rounds, (m) => m.redirectP99),
-    scriptMedianMs: quietAndFlood(rounds, (m) => m.assetMedianMs),
-    scriptP99Ms: quietAndFlood(rounds, (m) => m.assetP99Ms),
     wrongPasswords: {
       connections: FLOOD_CONNECTIONS,
       addresses: FLOOD_ADDRESSES,
-      answered: all.length,
-      byStatus: countByStatus(all),
-      answerMedianMs: Math.round(median(all.map((a) => a.ms))),
+      answered: answers.length,
+      byStatus: countByStatus(answers),
+      answerMedianMs: Math.round(median(answers.map((a) => a.ms))),
     },
     machine: machine(),
   };
