@@ -22,42 +22,18 @@ const V3_ERRORS = {
   500: 'E_INTERNAL_ERROR',
   503: 'E_SERVICE_UNAVAILABLE',
 };
+/** V3_ERRORS but one status. */
+const but = (status: keyof typeof V3_ERRORS) => Object.fromEntries(Object.entries(V3_ERRORS).filter(([other]) => other !== String(status)));
+/** The calls that take nothing to refuse: no 422. */
+const NOTHING_TO_REFUSE = but(422);
+/** The v2 calls that name no link or workspace: no 404. */
+const NOTHING_TO_FIND = but(404);
 
 /** The error statuses each route documents, and the code its body carries. */
 const ERRORS: Record<string, Record<string, Record<number, string>>> = {
-  '/v2/shorten': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      422: 'E_VALIDATION_ERROR',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
-  '/v2/shorten-domains': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      422: 'E_VALIDATION_ERROR',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
-  '/v2/links/{link}': {
-    delete: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      404: 'E_NOT_FOUND',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
+  '/v2/shorten': { get: NOTHING_TO_FIND },
+  '/v2/shorten-domains': { get: NOTHING_TO_FIND },
+  '/v2/links/{link}': { delete: NOTHING_TO_REFUSE },
   '/{key}': {
     get: { 400: 'E_BAD_REQUEST', 404: 'E_ROUTE_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
   },
@@ -69,15 +45,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v3/shorten/list': { get: V3_ERRORS },
   '/v3/shorten/{domain}/{slug}': { get: V3_ERRORS, patch: V3_ERRORS, delete: V3_ERRORS },
   '/v3/shorten/domains': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      404: 'E_NOT_FOUND',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
+    get: NOTHING_TO_REFUSE,
     put: V3_ERRORS,
   },
   '/v3/shorten/analytics/clicks': {
@@ -93,7 +61,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   ),
   '/v3/shorten/domains/{domain}': Object.fromEntries(['delete', 'patch'].map((method) => [method, V3_ERRORS])),
   '/v3/shorten/domains/{domain}/verify': { post: V3_ERRORS },
-  '/v3/tokens': { get: Object.fromEntries(Object.entries(V3_ERRORS).filter(([status]) => status !== '422')), post: V3_ERRORS },
+  '/v3/tokens': { get: NOTHING_TO_REFUSE, post: V3_ERRORS },
   '/v3/tokens/{id}': { delete: V3_ERRORS },
 };
 

@@ -6,6 +6,12 @@ import { describe, it } from 'node:test';
 import { answerProblem } from '../../harness/hostile/error-shape.js';
 import { BASE_HOST, passwordAttempt, passwordLink, qs, useTestApp } from '../support/app.js';
 
+/** The routes that make links, as the API document names them. */
+const SHORTENING_ROUTES = [
+  ['/v2/shorten', 'get'],
+  ['/v3/shorten', 'get'],
+  ['/v3/shorten/bulk', 'post'],
+] as const;
 let counter = 0;
 const fresh = () => `https://example.com/limited/${Date.now()}-${++counter}`;
 type Inject = { remoteAddress?: string; headers?: Record<string, string> };
@@ -80,11 +86,7 @@ describe('rate limits on links made', () => {
 
   it('documents the 429 where a limit applies, with its headers, and not on redirects', async () => {
     const doc = (await ctx.t.app.inject({ url: '/v2/openapi.json' })).json();
-    for (const [path, method] of [
-      ['/v2/shorten', 'get'],
-      ['/v3/shorten', 'get'],
-      ['/v3/shorten/bulk', 'post'],
-    ] as const) {
+    for (const [path, method] of SHORTENING_ROUTES) {
       const response = doc.paths[path][method].responses['429'];
       assert.ok(response, `${method} ${path}`);
       assert.deepEqual(Object.keys(response.headers).sort(), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
@@ -292,11 +294,7 @@ describe('ANONYMOUS_SHORTEN=off', () => {
 
   it('documents the 401 on the shortening routes', async () => {
     const doc = (await ctx.t.app.inject({ url: '/v2/openapi.json' })).json();
-    for (const [path, method] of [
-      ['/v2/shorten', 'get'],
-      ['/v3/shorten', 'get'],
-      ['/v3/shorten/bulk', 'post'],
-    ] as const) {
+    for (const [path, method] of SHORTENING_ROUTES) {
       const examples = doc.paths[path][method].responses['401'].content['application/json'].examples;
       assert.equal(examples.anonymousOff.value.code, 'E_UNAUTHORIZED_ACCESS', `${method} ${path}`);
     }
