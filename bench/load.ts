@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { freshRunId, runWrk } from '../harness/wrk.js';
+import { freshRunId, runWrk, type WrkLoad } from '../harness/wrk.js';
 import { type LoadResult, parseWrkResult } from '../harness/wrk-result.js';
 
 export type { LoadResult };
@@ -22,12 +22,8 @@ export type LoadRequest =
   /** POST /v3/shorten/bulk of `items` URLs never shortened before. */
   | { kind: 'bulk'; items: number };
 
-export interface LoadSpec {
-  port: number;
-  host: string;
+export interface LoadSpec extends WrkLoad {
   request: LoadRequest;
-  connections: number;
-  seconds: number;
 }
 
 /** Above this share of its core the generator, not the server, may be what was measured. */

@@ -3,21 +3,18 @@
 // random or ranked by Zipf s = 1. A Node generator in the harness sat at 92% of its core and sent
 // ~1,500/s when asked for 10,000/s; wrk reports its own CPU share so a run it limited shows.
 import path from 'node:path';
-import { freshRunId, runWrk } from './wrk.js';
+import { freshRunId, runWrk, type WrkLoad } from './wrk.js';
 import { parseWrkResult } from './wrk-result.js';
 
 /** Where each visit goes: a uniformly random link, or a link ranked by Zipf s = 1 (rank 1: link 0, the hot one). */
 export type Distribution = 'link' | 'zipf';
 
-export interface PacedLoadSpec {
-  port: number;
-  host: string;
+export interface PacedLoadSpec extends WrkLoad {
   /** Links preloaded: each visit goes to one of them. */
   links: number;
   distribution: Distribution;
   /** Visits a second asked for. */
   rate: number;
-  seconds: number;
   /** Requests in flight at most: wrk's connections, each waiting for its answer before its next slot. */
   connections: number;
 }

@@ -5,10 +5,16 @@ import fs from 'node:fs';
 
 const hasTaskset = fs.existsSync('/usr/bin/taskset') || fs.existsSync('/bin/taskset');
 
-export interface WrkRun {
+/** A load's target and size: 127.0.0.1:port, named `host` in the requests, by `connections` for `seconds`. */
+export interface WrkLoad {
   port: number;
+  host: string;
   connections: number;
   seconds: number;
+}
+
+/** One run: the load (the script sends its Host) and the script that makes its requests. */
+export interface WrkRun extends Omit<WrkLoad, 'host'> {
   /** The Lua script that makes the requests and prints the result. */
   script: string;
   /** What the script reads after `--`. */
