@@ -9,7 +9,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import { hashToken } from '../../src/tokens/token-secrets.js';
 import { type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
-import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn } from '../support/people.js';
+import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn, switchWorkspace } from '../support/people.js';
 
 for (const dialect of dialects) {
   describe(`password sign-in and sessions (${dialect})`, () => {
@@ -222,24 +222,14 @@ for (const dialect of dialects) {
         .insertInto('memberships')
         .values({ user_id: person.userId, account_id: second.id, role: 'admin', created_at: Date.now() })
         .execute();
-      const switched = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/workspace',
-        headers: person.headers,
-        payload: { workspaceId: workspaceUuid(second.id) },
-      });
+      const switched = await switchWorkspace(ctx.t, person.headers, workspaceUuid(second.id), '/auth/workspace');
       assert.equal(switched.statusCode, 200, switched.body);
       assert.deepEqual(switched.json().workspace, { id: workspaceUuid(second.id), name: second.name, role: 'admin' });
       assert.equal(switched.json().workspaces.length, 2);
       const made = await ctx.t.app.inject({ url: '/v3/shorten?url=https://example.com/in-second', headers: person.headers });
       assert.equal(made.statusCode, 200);
       const stranger = await ctx.t.account('stranger');
-      const refused = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/workspace',
-        headers: person.headers,
-        payload: { workspaceId: workspaceUuid(stranger.id) },
-      });
+      const refused = await switchWorkspace(ctx.t, person.headers, workspaceUuid(stranger.id), '/auth/workspace');
       assert.equal(refused.statusCode, 404);
     });
   });
