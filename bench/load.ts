@@ -3,9 +3,10 @@
 // dynamic paths): both the baseline and Brief ran at its speed and a slower Brief went unseen. Each
 // load reports the generator's CPU share of its core, and a load whose generator sat above
 // GENERATOR_LIMIT of it is marked: its figure measured the generator, not the server.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { freshRunId, runWrk, type WrkLoad } from '../harness/wrk.js';
 import { type LoadResult, parseWrkResult } from '../harness/wrk-result.js';
 
 export type { LoadResult };
@@ -21,12 +22,8 @@ export type LoadRequest =
   /** POST /v3/shorten/bulk of `items` URLs never shortened before. */
   | { kind: 'bulk'; items: number };
 
-export interface LoadSpec {
-  port: number;
-  host: string;
+export interface LoadSpec extends WrkLoad {
   request: LoadRequest;
-  connections: number;
-  seconds: number;
 }
 
 /** Above this share of its core the generator, not the server, may be what was measured. */
@@ -50,9 +47,8 @@ function onPath(command: string): boolean {
 }
 
 /** The arguments bench/wrk-load.lua reads: KIND COUNT HOST RUN [PATH]. */
-function scriptArgs(request: LoadRequest, host: string): string[] {
-  // A fresh run id per load, so new URLs never repeat those of an earlier load on the same server.
-  const run = Math.floor(Math.random() * 36 ** 6).toString(36);
+function loadArgs(request: LoadRequest, host: string): string[] {
+  const run = freshRunId();
   switch (request.kind) {
     case 'fixed':
       return ['fixed', '0', host, run, request.path];
@@ -68,22 +64,8 @@ function scriptArgs(request: LoadRequest, host: string): string[] {
 
 /** One wrk run (it inherits this process's core: see pinSelf in harness/servers.ts). */
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const args = [
-    '-t1',
-    `-c${spec.connections}`,
-    `-d${spec.seconds}s`,
-    '--timeout',
-    '10s',
-    '-s',
-    SCRIPT,
-    `http://127.0.0.1:${spec.port}`,
-    '--',
-    ...scriptArgs(spec.request, spec.host),
-  ];
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile('wrk', args, { timeout: (spec.seconds + 30) * 1000 }, (error, out, err) =>
-      error ? reject(new Error(`wrk failed: ${error.message}\n${err}`)) : resolve(out),
-    );
-  });
-  return parseWrkResult(stdout);
+  const scriptArgs = loadArgs(spec.request, spec.host);
+  return parseWrkResult(
+    await runWrk({ port: spec.port, connections: spec.connections, seconds: spec.seconds, script: SCRIPT, scriptArgs, graceSeconds: 30 }),
+  );
 }

@@ -2,23 +2,19 @@
 // are) paced by bench/wrk-paced.lua, GET /<key> of the preloaded links (bench/link-keys.ts) picked at
 // random or ranked by Zipf s = 1. A Node generator in the harness sat at 92% of its core and sent
 // ~1,500/s when asked for 10,000/s; wrk reports its own CPU share so a run it limited shows.
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
+import { freshRunId, runWrk, type WrkLoad } from './wrk.js';
 import { parseWrkResult } from './wrk-result.js';
 
 /** Where each visit goes: a uniformly random link, or a link ranked by Zipf s = 1 (rank 1: link 0, the hot one). */
 export type Distribution = 'link' | 'zipf';
 
-export interface PacedLoadSpec {
-  port: number;
-  host: string;
+export interface PacedLoadSpec extends WrkLoad {
   /** Links preloaded: each visit goes to one of them. */
   links: number;
   distribution: Distribution;
   /** Visits a second asked for. */
   rate: number;
-  seconds: number;
   /** Requests in flight at most: wrk's connections, each waiting for its answer before its next slot. */
   connections: number;
 }
@@ -46,7 +42,6 @@ export interface PacedLoadResult {
 export const PACED_CONNECTIONS = 100;
 
 const SCRIPT = path.resolve(import.meta.dirname, '../bench/wrk-paced.lua');
-const hasTaskset = fs.existsSync('/usr/bin/taskset') || fs.existsSync('/bin/taskset');
 
 /** The generator's output: wrk-load.lua's BENCH_RESULT line and wrk-paced.lua's BENCH_PACED line. */
 export function parsePacedResult(stdout: string): PacedLoadResult {
@@ -69,30 +64,15 @@ export function parsePacedResult(stdout: string): PacedLoadResult {
 
 /** Sends `rate` GET /<key> a second for `seconds` seconds: wrk, one thread, on core 0. */
 export async function runPacedLoad(spec: PacedLoadSpec): Promise<PacedLoadResult> {
-  // wrk-paced.lua's RATE, then wrk-load.lua's KIND COUNT HOST RUN; a fresh run id seeds the random picks.
-  const run = Math.floor(Math.random() * 36 ** 6).toString(36);
-  const wrk = [
-    'wrk',
-    '-t1',
-    `-c${spec.connections}`,
-    `-d${spec.seconds}s`,
-    '--timeout',
-    '10s',
-    '-s',
-    SCRIPT,
-    `http://127.0.0.1:${spec.port}`,
-    '--',
-    String(spec.rate),
-    spec.distribution,
-    String(spec.links),
-    spec.host,
-    run,
-  ];
-  const [command, ...args] = hasTaskset ? ['taskset', '-c', '0', ...wrk] : wrk;
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(command!, args, { timeout: (spec.seconds + 60) * 1000 }, (error, out, err) =>
-      error ? reject(new Error(`wrk failed: ${error.message}\n${err}`)) : resolve(out),
-    );
+  // wrk-paced.lua's RATE, then wrk-load.lua's KIND COUNT HOST RUN.
+  const stdout = await runWrk({
+    port: spec.port,
+    connections: spec.connections,
+    seconds: spec.seconds,
+    script: SCRIPT,
+    scriptArgs: [String(spec.rate), spec.distribution, String(spec.links), spec.host, freshRunId()],
+    graceSeconds: 60,
+    onCoreZero: true,
   });
   return parsePacedResult(stdout);
 }

@@ -37,7 +37,8 @@ export type VisitProfile = Omit<ClickEvent, 'time' | 'linkId' | 'clicks'>;
 /** What a user agent says (the event's fields that come from it: visitors/user-agent.ts), parsed once per distinct agent. */
 type Agent = Pick<ClickEvent, keyof ParsedAgent>;
 
-const NOTHING: VisitProfile = {
+/** A visit of which nothing is known (an opted-out visitor's): every field null. */
+export const NOTHING: VisitProfile = {
   bot: null,
   browser: null,
   browserVersion: null,

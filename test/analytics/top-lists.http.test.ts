@@ -10,7 +10,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import type { ClickEvent } from '../../src/storage/stores/analytics.js';
 import { BASE_HOST, buildTestApp, qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
-import { personVisit } from '../support/events.js';
+import { personVisit, TOP_LIST_DIMENSIONS } from '../support/events.js';
 import { mmdbFile } from '../support/mmdb.js';
 import { awayFromBoundary } from '../support/time.js';
 
@@ -25,18 +25,7 @@ const AGENTS = {
 /** A public address the bundled database places in the United States. */
 const US_ADDRESS = '8.8.8.8';
 
-const DIMENSIONS = [
-  'browsers',
-  'device-types',
-  'short-links',
-  'bots',
-  'device-vendors',
-  'operating-systems',
-  'countries',
-  'referers',
-  'languages',
-  'cities',
-] as const;
+const DIMENSIONS = TOP_LIST_DIMENSIONS;
 
 let counter = 0;
 let seq = 0;

@@ -6,9 +6,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
 
@@ -173,4 +175,61 @@ export async function firstPerson(env: Record<string, string>, email: string, wo
     });
     assert.equal(accepted.status, 200, await accepted.text());
   };
+}
+
+/**
+ * A suite in Chromium against the built server, on a scratch folder of its own (`extra`: the server's
+ * environment beyond serverEnv's), whose first person, `email` named Ada, has joined workspace acme with
+ * `password`: set up before the suite's tests, closed and removed after them.
+ */
+export function suiteWithFirstPerson(prefix: string, email: string, password: string, extra: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  let started: { env: Record<string, string>; server: ServerProcess; browser: Browser } | undefined;
+  before(async () => {
+    const { env } = await serverEnv(dir, extra);
+    const accept = await firstPerson(env, email, 'acme');
+    started = { env, ...(await startServerAndChromium(env)) };
+    await accept(started.server.origin, password, 'Ada');
+  });
+  after(async () => {
+    await started?.browser.close();
+    await started?.server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const get = () => {
+    assert.ok(started, 'the suite has started its server and Chromium');
+    return started;
+  };
+  return {
+    get env() {
+      return get().env;
+    },
+    get server() {
+      return get().server;
+    },
+    get browser() {
+      return get().browser;
+    },
+  };
+}
+
+/** POST /auth/sign-in outside the browser (`origin`: the web app's, for the cross-site check): its status and the session cookie. */
+export async function signInOver(at: string, email: string, password: string, origin = at) {
+  const response = await fetch(`${at}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: response.status, cookie: /brief_session=[A-Za-z0-9_-]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] };
+}
+
+/** Opens the home page's Sign in dialog and sends it an email and password; the dialog, to check what it says. */
+export async function signInWithDialog(page: Page, origin: string, email: string, password: string): Promise<Locator> {
+  await page.goto(`${origin}/`);
+  await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  return dialog;
 }

@@ -3,60 +3,27 @@
 // this browser stays signed in, a session elsewhere ends and the old password stops working. A reset link
 // printed by `brief user reset` sets a new password on its page, once.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { runCli, type ServerProcess } from '../support/process.js';
-import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import { describe, it } from 'node:test';
+import { runCli } from '../support/process.js';
+import { assertAccessible, openPage, screenshot, signInOver, signInWithDialog, suiteWithFirstPerson, WIDTHS } from './browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'an even longer password';
 
 describe('Settings → Password in Chromium', { timeout: 300_000 }, () => {
-  let dir: string;
-  let env: Record<string, string>;
-  let server: ServerProcess;
-  let browser: Browser;
+  // Many sign-ins of one email in a minute here: the per-email limit is the HTTP tests' to check.
+  const suite = suiteWithFirstPerson('brief-browser-password-', EMAIL, PASSWORD, { RATE_LIMIT_SIGN_IN: '100' });
 
-  const signInOver = async (password: string) => {
-    const response = await fetch(`${server.origin}/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin },
-      body: JSON.stringify({ email: EMAIL, password }),
-    });
-    return { status: response.status, cookie: /brief_session=[A-Za-z0-9_-]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] };
-  };
-  const meWith = async (cookie: string) => (await fetch(`${server.origin}/auth/me`, { headers: { cookie } })).status;
-
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-password-'));
-    // Many sign-ins of one email in a minute here: the per-email limit is the HTTP tests' to check.
-    ({ env } = await serverEnv(dir, { RATE_LIMIT_SIGN_IN: '100' }));
-    const accept = await firstPerson(env, EMAIL, 'acme');
-    ({ server, browser } = await startServerAndChromium(env));
-    await accept(server.origin, PASSWORD, 'Ada');
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const signInAs = (password: string) => signInOver(suite.server.origin, EMAIL, password);
+  const meWith = async (cookie: string) => (await fetch(`${suite.server.origin}/auth/me`, { headers: { cookie } })).status;
 
   it('changes the password from Settings: other sessions end, this one stays, the old password stops', async () => {
-    const elsewhere = await signInOver(PASSWORD);
+    const elsewhere = await signInAs(PASSWORD);
     assert.equal(elsewhere.status, 200);
-    const { context, page } = await openPage(browser, server.origin, WIDTHS[1]);
+    const { context, page } = await openPage(suite.browser, suite.server.origin, WIDTHS[1]);
     try {
-      await page.goto(`${server.origin}/`);
-      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Sign in' });
-      await dialog.getByLabel('Email').fill(EMAIL);
-      await dialog.getByLabel('Password').fill(PASSWORD);
-      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await signInWithDialog(page, suite.server.origin, EMAIL, PASSWORD);
       await page.getByRole('banner').getByText('Signed in as').waitFor();
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
@@ -88,19 +55,19 @@ describe('Settings → Password in Chromium', { timeout: 300_000 }, () => {
       assert.equal(await meWith(`brief_session=${session!.value}`), 200, 'this one stays');
       await page.reload();
       await page.getByRole('banner').getByText('Signed in as').waitFor();
-      assert.equal((await signInOver(PASSWORD)).status, 401, 'the old password stops working');
-      assert.equal((await signInOver(NEW_PASSWORD)).status, 200);
+      assert.equal((await signInAs(PASSWORD)).status, 401, 'the old password stops working');
+      assert.equal((await signInAs(NEW_PASSWORD)).status, 200);
     } finally {
       await context.close();
     }
   });
 
   it('sets a new password on a reset link’s page, once', async () => {
-    const printed = await runCli(env, 'user', 'reset', EMAIL);
+    const printed = await runCli(suite.env, 'user', 'reset', EMAIL);
     assert.equal(printed.code, 0, printed.stderr);
     const link = printed.stdout.trim().split('\n').at(-1)!;
     assert.match(link, /\/app\/reset-password#brf_/);
-    const { context, page } = await openPage(browser, server.origin, WIDTHS[0]);
+    const { context, page } = await openPage(suite.browser, suite.server.origin, WIDTHS[0]);
     try {
       await page.goto(link);
       await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
@@ -114,8 +81,8 @@ describe('Settings → Password in Chromium', { timeout: 300_000 }, () => {
       await page.getByRole('button', { name: 'Set password' }).click();
       await page.getByRole('status').filter({ hasText: 'Your new password is set' }).waitFor();
       assert.equal(new URL(page.url()).hash, '', 'the secret leaves the address bar');
-      assert.equal((await signInOver(NEW_PASSWORD)).status, 401);
-      assert.equal((await signInOver('the password after a reset')).status, 200);
+      assert.equal((await signInAs(NEW_PASSWORD)).status, 401);
+      assert.equal((await signInAs('the password after a reset')).status, 200);
       // Used once: the same link, opened again (a fresh load: only its fragment differs from this page), says so.
       await page.goto('about:blank');
       await page.goto(link);

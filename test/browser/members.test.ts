@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { runCli, type ServerProcess } from '../support/process.js';
-import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, signInWithDialog, startServerAndChromium, WIDTHS } from './browser.js';
 
 const OWNER = 'olive@example.com';
 const PASSWORD = 'a long enough password';
@@ -47,12 +47,7 @@ describe('web app in Chromium: members, domains and the workspace switcher', { t
   });
 
   async function signIn(page: Page, email: string, password: string): Promise<void> {
-    await page.goto(`${origin}/`);
-    await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Sign in' });
-    await dialog.getByLabel('Email').fill(email);
-    await dialog.getByLabel('Password').fill(password);
-    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const dialog = await signInWithDialog(page, origin, email, password);
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('banner').getByText('Signed in as').waitFor();
   }

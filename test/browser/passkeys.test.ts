@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ServerProcess } from '../support/process.js';
-import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, signInOver, startServerAndChromium, WIDTHS } from './browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'a long enough password';
@@ -145,12 +145,7 @@ describe('passkeys in Chromium', { timeout: 300_000 }, () => {
   });
 
   it('lets an invited person join with a passkey instead of a password, then sign in with it', async () => {
-    const owner = await fetch(`${server.origin}/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin },
-      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-    });
-    const cookie = /brief_session=[A-Za-z0-9_-]+/.exec(owner.headers.get('set-cookie') ?? '')![0];
+    const cookie = (await signInOver(server.origin, EMAIL, PASSWORD, origin)).cookie!;
     const made = await fetch(`${server.origin}/auth/invitations`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin, cookie },

@@ -4,45 +4,19 @@
 // work with the cookie, a reload stays signed in, and Sign out ends the session on the server. An
 // invitation's link, opened in a second browser context, sets a password and signs its person in.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import type { ServerProcess } from '../support/process.js';
-import { assertAccessible, firstPerson, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import { describe, it } from 'node:test';
+import { assertAccessible, openPage, screenshot, signInOver, signInWithDialog, suiteWithFirstPerson, WIDTHS } from './browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'a long enough password';
 
 describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
-  let dir: string;
-  let server: ServerProcess;
-  let browser: Browser;
-
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-people-'));
-    const { env } = await serverEnv(dir);
-    const accept = await firstPerson(env, EMAIL, 'acme');
-    ({ server, browser } = await startServerAndChromium(env));
-    await accept(server.origin, PASSWORD, 'Ada');
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = suiteWithFirstPerson('brief-browser-people-', EMAIL, PASSWORD);
 
   it('signs in with an email and password, uses the cookie, and signs out on the server', async () => {
-    const { context, page } = await openPage(browser, server.origin, WIDTHS[1]);
+    const { context, page } = await openPage(suite.browser, suite.server.origin, WIDTHS[1]);
     try {
-      await page.goto(`${server.origin}/`);
-      await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Sign in' });
-      await dialog.getByLabel('Email').fill(EMAIL);
-      await dialog.getByLabel('Password').fill('not the password');
-      await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+      const dialog = await signInWithDialog(page, suite.server.origin, EMAIL, 'not the password');
       const alert = dialog.getByRole('alert');
       await alert.waitFor();
       assert.equal(await alert.textContent(), 'Wrong email or password');
@@ -76,7 +50,7 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
 
       await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).waitFor();
-      const ended = await fetch(`${server.origin}/auth/me`, { headers: { cookie: `brief_session=${session!.value}` } });
+      const ended = await fetch(`${suite.server.origin}/auth/me`, { headers: { cookie: `brief_session=${session!.value}` } });
       assert.equal(ended.status, 401, 'the session ended on the server');
     } finally {
       await context.close();
@@ -84,20 +58,16 @@ describe('password sign-in in Chromium', { timeout: 300_000 }, () => {
   });
 
   it('lets an invited person join from the link in another browser context', async () => {
-    const owner = await fetch(`${server.origin}/auth/sign-in`, {
+    const owner = await signInOver(suite.server.origin, EMAIL, PASSWORD);
+    const cookie = owner.cookie!;
+    const made = await fetch(`${suite.server.origin}/auth/invitations`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin },
-      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-    });
-    const cookie = /brief_session=[A-Za-z0-9_-]+/.exec(owner.headers.get('set-cookie') ?? '')![0];
-    const made = await fetch(`${server.origin}/auth/invitations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin, cookie },
+      headers: { 'content-type': 'application/json', origin: suite.server.origin, cookie },
       body: JSON.stringify({ email: 'grace@example.com', role: 'member' }),
     });
     assert.equal(made.status, 200);
     const { link } = (await made.json()) as { link: string };
-    const { context, page } = await openPage(browser, server.origin, WIDTHS[0]);
+    const { context, page } = await openPage(suite.browser, suite.server.origin, WIDTHS[0]);
     try {
       await page.goto(link);
       await page.getByText('Join acme as member').waitFor();

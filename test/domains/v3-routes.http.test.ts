@@ -1,12 +1,12 @@
 // The v3 domain calls (docs/api/v3.md, "Domains") and the redirects a
 // domain's settings drive: `/` to its home page, an unknown key to its not-found page.
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { before, describe, it } from 'node:test';
 import { workspaceUuid } from '../../src/accounts/ids.js';
 import { NOT_FOUND_PAGE } from '../../src/html/pages.js';
 import { BASE_HOST, eventually, PUBLIC_HOST, qs, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
+import { hostRequest } from '../support/process.js';
 
 type Response = { statusCode: number; headers: Record<string, unknown>; body: string; json(): any };
 
@@ -567,17 +567,7 @@ for (const dialect of dialects) {
         const live = await shortenOn(owner, domain);
         await ctx.t.app.listen({ port: 0, host: '127.0.0.1' });
         const { port } = ctx.t.app.server.address() as { port: number };
-        const get = (path: string, method = 'GET', host = domain) =>
-          new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-            const req = http.request({ host: '127.0.0.1', port, method, path, headers: { host } }, (res) => {
-              let body = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk) => (body += chunk));
-              res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-            });
-            req.on('error', reject);
-            req.end();
-          });
+        const get = (path: string, method = 'GET', host = domain) => hostRequest(port, host, path, method);
         for (const method of ['GET', 'HEAD']) {
           const home = await get('/', method);
           assert.equal(home.status, 302, method);

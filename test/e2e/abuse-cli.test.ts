@@ -3,39 +3,24 @@
 // and BLOCKLIST_FILE read again on a real SIGHUP.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { eventually, request, runCli, ServerProcess } from '../scale-support/server-process.js';
+import { describe, it } from 'node:test';
+import { eventually, request, runCli, serverSuite } from '../scale-support/server-process.js';
 
 const SHORT_HOST = 'short.test';
 
 describe('abuse controls from the CLI', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-abuse-'));
-  const listFile = path.join(dir, 'phishing.txt');
-  fs.writeFileSync(listFile, '# a public list\nfrom-the-file.example\n');
-  const env = {
-    DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`,
+  const suite = serverSuite('brief-abuse-', (dir) => ({
     BASE_URL: `http://${SHORT_HOST}`,
-    BLOCKLIST_FILE: listFile,
+    BLOCKLIST_FILE: path.join(dir, 'phishing.txt'),
     CHANGE_POLL_MS: '100',
-  };
-  let server: ServerProcess;
-  before(async () => {
-    server = await ServerProcess.start(env);
-  });
-  after(async () => {
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  }));
+  const { env, cli } = suite;
+  const listFile = env.BLOCKLIST_FILE;
+  fs.writeFileSync(listFile, '# a public list\nfrom-the-file.example\n');
 
-  const shorten = (url: string) => request(server.port, 'GET', `/v2/shorten?${new URLSearchParams({ url })}`);
-  const visit = (code: string) => request(server.port, 'GET', `/${code}`, { host: SHORT_HOST });
-  const cli = async (...args: string[]) => {
-    const result = await runCli(args, env);
-    assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
+  const shorten = (url: string) => request(suite.server.port, 'GET', `/v2/shorten?${new URLSearchParams({ url })}`);
+  const visit = (code: string) => request(suite.server.port, 'GET', `/${code}`, { host: SHORT_HOST });
 
   it('blocks a host for the running server, lists and removes it', async () => {
     const made = (await shorten('https://www.bad-actor.example/login')).json();
@@ -61,10 +46,10 @@ describe('abuse controls from the CLI', () => {
     assert.equal((await shorten('https://from-the-file.example/')).status, 422);
     const later = (await shorten('https://added-later.example/')).json();
     fs.writeFileSync(listFile, 'added-later.example\n');
-    server.signal('SIGHUP');
-    assert.ok(await eventually(async () => (await visit(later.code)).status === 410, 2_000), server.log);
+    suite.server.signal('SIGHUP');
+    assert.ok(await eventually(async () => (await visit(later.code)).status === 410, 2_000), suite.server.log);
     assert.equal((await shorten('https://from-the-file.example/')).status, 200);
-    assert.ok(server.alive);
+    assert.ok(suite.server.alive);
   });
 
   it('keeps the reason of a block, shown by link show', async () => {

@@ -2,34 +2,19 @@
 // as real processes beside a running server: `brief domain verify`, `brief domain remove
 // --with-links`, `brief link delete`, and `brief domain add` making a verified domain.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { eventually, request, runCli, ServerProcess } from '../scale-support/server-process.js';
+import { before, describe, it } from 'node:test';
+import { eventually, request, serverSuite } from '../scale-support/server-process.js';
 
 const SHORT_HOST = 'short.test';
 
 describe('domains and links from the CLI', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-domain-cli-'));
-  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, BASE_URL: `http://${SHORT_HOST}`, CHANGE_POLL_MS: '100' };
-  let server: ServerProcess;
+  const suite = serverSuite('brief-domain-cli-', () => ({ BASE_URL: `http://${SHORT_HOST}`, CHANGE_POLL_MS: '100' }));
+  const { cli, cliFails } = suite;
   let auth: Record<string, string>;
 
-  const cli = async (...args: string[]) => {
-    const result = await runCli(args, env);
-    assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
-  const cliFails = async (pattern: RegExp, ...args: string[]) => {
-    const result = await runCli(args, env);
-    assert.equal(result.code, 1, `brief ${args.join(' ')} should fail: ${result.stdout}`);
-    assert.match(result.stderr.trim(), pattern);
-    assert.equal(result.stderr.trim().split('\n').length, 1, 'one line');
-  };
   const api = (method: string, url: string, body?: unknown) =>
     request(
-      server.port,
+      suite.server.port,
       method,
       url,
       { ...auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -41,18 +26,13 @@ describe('domains and links from the CLI', () => {
     assert.equal(res.status, 200, res.body);
     return res.json();
   };
-  const visit = (host: string, key: string) => request(server.port, 'GET', `/${key}`, { host });
+  const visit = (host: string, key: string) => request(suite.server.port, 'GET', `/${key}`, { host });
   const listed = async (domain: string) => (await cli('domain', 'list')).split('\n').find((line) => line.startsWith(`${domain} `));
 
   before(async () => {
-    server = await ServerProcess.start(env);
     await cli('account', 'create', 'alice');
     const token = (await cli('token', 'create', 'alice')).trim().split('\n').at(-1)!;
     auth = { authorization: `Bearer ${token}` };
-  });
-  after(async () => {
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('verifies a claim made through the API: its links are served from then on', async () => {
@@ -64,7 +44,7 @@ describe('domains and links from the CLI', () => {
     assert.match((await listed('claimed.example')) ?? '', /\bprivate\s+alice\s+no\b/);
 
     assert.equal(await cli('domain', 'verify', 'Claimed.example'), 'verified domain claimed.example: it serves its links now\n');
-    assert.ok(await eventually(async () => (await visit('claimed.example', link!.slug)).status === 301, 3_000), server.log);
+    assert.ok(await eventually(async () => (await visit('claimed.example', link!.slug)).status === 301, 3_000), suite.server.log);
     assert.match((await listed('claimed.example')) ?? '', /\bprivate\s+alice\s+yes\b/);
     assert.equal(await cli('domain', 'verify', 'claimed.example'), 'claimed.example was verified already\n');
     await cliFails(/^brief: No domain nope\.example$/, 'domain', 'verify', 'nope.example');
@@ -76,14 +56,14 @@ describe('domains and links from the CLI', () => {
     assert.match((await listed('added.example')) ?? '', /\bprivate\s+alice\s+yes\b/);
     const [link] = await linksOn('added.example', 1);
     // The server hears of a domain another process added within CHANGE_POLL_MS (its links are in the database at once).
-    assert.ok(await eventually(async () => (await visit('added.example', link!.slug)).status === 301, 3_000), server.log);
+    assert.ok(await eventually(async () => (await visit('added.example', link!.slug)).status === 301, 3_000), suite.server.log);
   });
 
   it('removes a domain with its links only when asked, saying how many', async () => {
     await cli('domain', 'add', 'busy.example', '--account', 'alice');
     const links = await linksOn('busy.example', 2);
     for (const link of links) {
-      assert.ok(await eventually(async () => (await visit('busy.example', link.slug)).status === 301, 3_000), server.log);
+      assert.ok(await eventually(async () => (await visit('busy.example', link.slug)).status === 301, 3_000), suite.server.log);
     }
     await cliFails(
       /^brief: Domain busy\.example still has 2 live link\(s\); delete them first, or remove it with --with-links$/,
@@ -93,7 +73,7 @@ describe('domains and links from the CLI', () => {
     );
     assert.equal(await cli('domain', 'remove', 'busy.example', '--with-links'), 'removed domain busy.example and its 2 live links\n');
     for (const link of links) {
-      assert.ok(await eventually(async () => (await visit('busy.example', link.slug)).status === 404, 3_000), server.log);
+      assert.ok(await eventually(async () => (await visit('busy.example', link.slug)).status === 404, 3_000), suite.server.log);
     }
     assert.equal(await listed('busy.example'), undefined);
     const mine = await api('GET', '/v3/shorten/list');
@@ -105,11 +85,11 @@ describe('domains and links from the CLI', () => {
   });
 
   it('deletes a single link, whoever owns it', async () => {
-    const made = await request(server.port, 'GET', `/v2/shorten?${new URLSearchParams({ url: 'https://example.com/to-delete' })}`);
+    const made = await request(suite.server.port, 'GET', `/v2/shorten?${new URLSearchParams({ url: 'https://example.com/to-delete' })}`);
     const { code, shortened } = made.json();
     assert.equal((await visit(SHORT_HOST, code)).status, 301);
     assert.equal(await cli('link', 'delete', shortened), `deleted ${shortened}\n`);
-    assert.ok(await eventually(async () => (await visit(SHORT_HOST, code)).status === 404, 3_000), server.log);
+    assert.ok(await eventually(async () => (await visit(SHORT_HOST, code)).status === 404, 3_000), suite.server.log);
     await cliFails(new RegExp(`^brief: No live link "${code}"$`), 'link', 'delete', code);
     await cliFails(/^brief: No live link "show-me"$/, 'link', 'show', 'show-me');
   });

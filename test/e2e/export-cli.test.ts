@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { csvField } from '../../src/cli/export-commands.js';
 import type { Database } from '../../src/storage/database.js';
 import { exportedLinks } from '../../src/storage/sql/link-export.js';
-import { runCli } from '../scale-support/server-process.js';
+import { cliCommands } from '../scale-support/server-process.js';
+import { parseCsv } from '../support/csv.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery';
@@ -19,33 +20,10 @@ async function make(database: Database, accountId: number, url: string, extra: P
   return outcome.created;
 }
 
-/** A minimal RFC 4180 reader, for the test only: fields, quoted fields with "" and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  assert.equal(field + row.join(''), '', 'the file ends with CRLF');
+/** The export's CSV records; it ends with CRLF. */
+function csvRows(text: string): string[][] {
+  const { rows, unfinished } = parseCsv(text);
+  assert.equal(unfinished, '', 'the file ends with CRLF');
   return rows;
 }
 
@@ -55,17 +33,7 @@ for (const dialect of dialects) {
     let env: Record<string, string>;
     const keys: Record<string, string> = {};
 
-    const cli = async (...args: string[]) => {
-      const result = await runCli(args, env);
-      assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
-      return result.stdout;
-    };
-    const cliFails = async (pattern: RegExp, ...args: string[]) => {
-      const result = await runCli(args, env);
-      assert.equal(result.code, 1, `brief ${args.join(' ')} should fail: ${result.stdout}`);
-      assert.equal(result.stdout, '');
-      assert.match(result.stderr.trim(), pattern);
-    };
+    const { cli, cliFails } = cliCommands(() => env);
 
     before(async () => {
       test = await openTestDatabase(dialect);
@@ -131,7 +99,7 @@ for (const dialect of dialects) {
 
     it('writes CSV with a header and RFC 4180 quoting, and the same links', async () => {
       const out = await cli('export', '--format', 'csv');
-      const rows = parseCsv(out);
+      const rows = csvRows(out);
       assert.equal(rows[0]!.join(','), FIELDS);
       assert.equal(rows.length, 4);
       const fancy = Object.fromEntries(rows[0]!.map((name, i) => [name, rows[2]![i]]));
@@ -154,7 +122,7 @@ for (const dialect of dialects) {
         bob.map((line) => JSON.parse(line).key),
         [keys.bob],
       );
-      const alice = parseCsv(await cli('export', '--account', 'alice', '--format', 'csv'));
+      const alice = csvRows(await cli('export', '--account', 'alice', '--format', 'csv'));
       assert.deepEqual(
         alice.slice(1).map((row) => row[1]),
         [keys.plain, 'fancy'],

@@ -6,9 +6,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runCli, ServerProcess } from '../scale-support/server-process.js';
+import { runCli, serverSuite } from '../scale-support/server-process.js';
+import { type CliResult, finished } from '../support/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MARKER = '<!-- quick-start:';
@@ -40,47 +41,31 @@ function jsonAt(text: string, prefix: string): any {
   assert.fail(`unterminated JSON after ${prefix}`);
 }
 
-function bash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), LOG_LEVEL: 'warn', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+function bash(script: string, env: Record<string, string>): Promise<CliResult> {
+  const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), LOG_LEVEL: 'warn', ...env },
   });
+  return finished(child);
 }
 
 describe('the README quick start', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-quick-start-'));
-  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}` };
-  let server: ServerProcess;
-
-  before(async () => {
-    server = await ServerProcess.start(env);
-  });
-  after(async () => {
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = serverSuite('brief-quick-start-');
+  const { env } = suite;
 
   it('works as written on a fresh database', async () => {
     const block = quickStartBlock(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
     assert.match(block, /brief account create alice[\s\S]*brief token create alice/, 'the account is made before its token');
     // As a reader of the README runs it, the CLI has the server's PORT (both 3000 there): without it the CLI
     // says on stderr that it uses the server's recorded address (decision 0033).
-    const run = await bash(block.replaceAll('localhost:3000', `localhost:${server.port}`), { ...env, PORT: String(server.port) });
+    const run = await bash(block.replaceAll('localhost:3000', `localhost:${suite.server.port}`), { ...env, PORT: String(suite.server.port) });
     assert.equal(run.code, 0, `the quick start failed:\n${run.stdout}\n${run.stderr}`);
     const lines = run.stdout.trim().split('\n');
     // curl's answers end without a newline: the echoed token is at the end of the last line.
     const token = /(brf_\S+)$/.exec(lines.at(-1)!)?.[1] ?? '';
     assert.match(token, /^brf_\S{20,}$/, 'the token is echoed last');
     const shortened = jsonAt(run.stdout, '{"code"');
-    assert.equal(shortened.shortened, `http://localhost:${server.port}/first`);
+    assert.equal(shortened.shortened, `http://localhost:${suite.server.port}/first`);
     assert.equal(shortened.url, 'https://example.com/some/long/page');
     assert.match(run.stdout, /HTTP\/1\.1 301 /);
     assert.match(run.stdout, /^location: https:\/\/example\.com\/some\/long\/page\r?$/im);
@@ -91,7 +76,7 @@ describe('the README quick start', () => {
       'the link is listed as the token’s own',
     );
     // The echoed token is alice's: her links, not the anonymous account's.
-    const mine = await fetch(`http://127.0.0.1:${server.port}/v3/shorten/list`, { headers: { authorization: `Bearer ${token}` } });
+    const mine = await fetch(`http://127.0.0.1:${suite.server.port}/v3/shorten/list`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(mine.status, 200);
     assert.ok(((await mine.json()) as { links: Array<{ slug: string }> }).links.some((link) => link.slug === 'first'));
   });
@@ -102,7 +87,7 @@ describe('the README quick start', () => {
       ['token', 'list', 'bob'],
       ['domain', 'add', 'go.bob.example', '--account', 'bob'],
     ]) {
-      const result = await runCli(args, { ...env, PORT: String(server.port) });
+      const result = await runCli(args, { ...env, PORT: String(suite.server.port) });
       assert.equal(result.code, 1, args.join(' '));
       assert.equal(result.stderr.trim(), 'brief: No account named "bob": make it first with: brief account create bob');
       assert.equal(result.stdout, '');

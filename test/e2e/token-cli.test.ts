@@ -1,37 +1,17 @@
 // `brief token create --scope` (repeatable) and `--role`, and `brief token list` with role, maker, scopes,
 // last use and expiry (decision 0029, issue 37), as real processes beside a running server.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { eventually, request, runCli, ServerProcess } from '../scale-support/server-process.js';
+import { before, describe, it } from 'node:test';
+import { eventually, request, serverSuite } from '../scale-support/server-process.js';
 
 describe('tokens with scopes from the CLI', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-token-cli-'));
-  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, BASE_URL: 'http://short.test' };
-  let server: ServerProcess;
+  const suite = serverSuite('brief-token-cli-', () => ({ BASE_URL: 'http://short.test' }));
+  const { cli, cliFails } = suite;
 
-  const cli = async (...args: string[]) => {
-    const result = await runCli(args, env);
-    assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
-  const cliFails = async (pattern: RegExp, ...args: string[]) => {
-    const result = await runCli(args, env);
-    assert.equal(result.code, 1, `brief ${args.join(' ')} should fail: ${result.stdout}`);
-    assert.match(result.stderr.trim(), pattern);
-    assert.equal(result.stderr.trim().split('\n').length, 1, 'one line');
-  };
   const rowOf = async (id: string) => (await cli('token', 'list', 'alice')).split('\n').find((line) => line.startsWith(`${id} `));
 
   before(async () => {
-    server = await ServerProcess.start(env);
     await cli('account', 'create', 'alice');
-  });
-  after(async () => {
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('makes a token with the scopes given, which the server holds it to', async () => {
@@ -39,8 +19,8 @@ describe('tokens with scopes from the CLI', () => {
     assert.match(out[0]!, /^created token (\d+) for alice \(owner; links:read, analytics:read\)$/);
     const id = /token (\d+)/.exec(out[0]!)![1]!;
     const auth = { authorization: `Bearer ${out.at(-1)}` };
-    assert.equal((await request(server.port, 'GET', '/v3/shorten/list', auth)).status, 200);
-    const refused = await request(server.port, 'GET', '/v3/shorten?url=https://example.com/x', auth);
+    assert.equal((await request(suite.server.port, 'GET', '/v3/shorten/list', auth)).status, 200);
+    const refused = await request(suite.server.port, 'GET', '/v3/shorten?url=https://example.com/x', auth);
     assert.equal(refused.status, 403);
     assert.equal(refused.json().code, 'E_FORBIDDEN');
     assert.match(refused.json().message, /links:write/);
@@ -63,8 +43,8 @@ describe('tokens with scopes from the CLI', () => {
     assert.match(out[0]!, /^created token (\d+) for alice \(viewer; every scope\)$/);
     const id = /token (\d+)/.exec(out[0]!)![1]!;
     const auth = { authorization: `Bearer ${out.at(-1)}` };
-    assert.equal((await request(server.port, 'GET', '/v3/shorten/list', auth)).status, 200);
-    const refused = await request(server.port, 'GET', '/v3/shorten?url=https://example.com/v', auth);
+    assert.equal((await request(suite.server.port, 'GET', '/v3/shorten/list', auth)).status, 200);
+    const refused = await request(suite.server.port, 'GET', '/v3/shorten?url=https://example.com/v', auth);
     assert.equal(refused.status, 403);
     assert.match(refused.json().message, /A viewer may not/);
     // A viewer's token holds every scope but members:read.

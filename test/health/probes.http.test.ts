@@ -2,7 +2,6 @@
 // rate limited; readyz 503 with its reason when the database is gone, migrations are missing,
 // the redirect side has not started, or the server is stopping.
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -14,22 +13,12 @@ import { TcpProxy } from '../scale-support/tcp-proxy.js';
 import { createTestDatabase, TEST_DATABASE_URL } from '../scale-support/test-services.js';
 import { BASE_HOST, PUBLIC_HOST, qs, TEST_ENV, useTestApp } from '../support/app.js';
 import { dialects, newLink, openTestDatabase, storedClicks } from '../support/database.js';
+import { hostRequest } from '../support/process.js';
 
 const quiet = { info: () => {}, warn: () => {} };
 
 /** One request over real HTTP (through the server's own door: the fast path and the probes' check). */
-function get(port: number, path: string, host: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, headers: { host }, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (port: number, path: string, host: string) => hostRequest(port, host, path);
 
 for (const dialect of dialects) {
   describe(`health probes (${dialect})`, () => {

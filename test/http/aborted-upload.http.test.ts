@@ -2,7 +2,7 @@
 // "database unavailable" warning for it (issue 31, item 5), while a database's reset still has one.
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -10,19 +10,9 @@ import type { Database } from '../../src/storage/database.js';
 import { TcpProxy } from '../scale-support/tcp-proxy.js';
 import { TEST_ENV } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { logCollector } from '../support/log.js';
 
-/** Log lines (parsed) the app writes; `LOG_LEVEL` info so a client's abort shows what it logs. */
-function logCollector(): { lines: Array<Record<string, unknown>>; destination: Writable } {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      callback();
-    },
-  });
-  return { lines, destination };
-}
-
+/** The app listening on a free port, logging at info (so a client's abort shows what it logs) to `destination`. */
 async function listening(database: Database, destination: Writable) {
   const app = buildApp(loadConfig({ ...TEST_ENV, LOG_LEVEL: 'info' }), { database, logDestination: destination });
   await app.listen({ port: 0, host: '127.0.0.1' });

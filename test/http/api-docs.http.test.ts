@@ -4,22 +4,12 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { qs, type TestAccount, useTestApp } from '../support/app.js';
+import { TOP_LIST_DIMENSIONS } from '../support/events.js';
 
 type Json = any;
 
 /** The top lists' routes, one per dimension. */
-const TOP_PATHS = [
-  'browsers',
-  'device-types',
-  'short-links',
-  'bots',
-  'device-vendors',
-  'operating-systems',
-  'countries',
-  'referers',
-  'languages',
-  'cities',
-].map((dimension) => `/v3/shorten/analytics/top-${dimension}`);
+const TOP_PATHS = TOP_LIST_DIMENSIONS.map((dimension) => `/v3/shorten/analytics/top-${dimension}`);
 
 /** The error statuses most v3 calls document, and the code of each. */
 const V3_ERRORS = {
@@ -32,42 +22,18 @@ const V3_ERRORS = {
   500: 'E_INTERNAL_ERROR',
   503: 'E_SERVICE_UNAVAILABLE',
 };
+/** V3_ERRORS but one status. */
+const but = (status: keyof typeof V3_ERRORS) => Object.fromEntries(Object.entries(V3_ERRORS).filter(([other]) => other !== String(status)));
+/** The calls that take nothing to refuse: no 422. */
+const NOTHING_TO_REFUSE = but(422);
+/** The v2 calls that name no link or workspace: no 404. */
+const NOTHING_TO_FIND = but(404);
 
 /** The error statuses each route documents, and the code its body carries. */
 const ERRORS: Record<string, Record<string, Record<number, string>>> = {
-  '/v2/shorten': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      422: 'E_VALIDATION_ERROR',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
-  '/v2/shorten-domains': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      422: 'E_VALIDATION_ERROR',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
-  '/v2/links/{link}': {
-    delete: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      404: 'E_NOT_FOUND',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
-  },
+  '/v2/shorten': { get: NOTHING_TO_FIND },
+  '/v2/shorten-domains': { get: NOTHING_TO_FIND },
+  '/v2/links/{link}': { delete: NOTHING_TO_REFUSE },
   '/{key}': {
     get: { 400: 'E_BAD_REQUEST', 404: 'E_ROUTE_NOT_FOUND', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' },
   },
@@ -79,15 +45,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v3/shorten/list': { get: V3_ERRORS },
   '/v3/shorten/{domain}/{slug}': { get: V3_ERRORS, patch: V3_ERRORS, delete: V3_ERRORS },
   '/v3/shorten/domains': {
-    get: {
-      400: 'E_BAD_REQUEST',
-      401: 'E_UNAUTHORIZED_ACCESS',
-      403: 'E_FORBIDDEN',
-      404: 'E_NOT_FOUND',
-      429: 'E_TOO_MANY_REQUESTS',
-      500: 'E_INTERNAL_ERROR',
-      503: 'E_SERVICE_UNAVAILABLE',
-    },
+    get: NOTHING_TO_REFUSE,
     put: V3_ERRORS,
   },
   '/v3/shorten/analytics/clicks': {
@@ -103,7 +61,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   ),
   '/v3/shorten/domains/{domain}': Object.fromEntries(['delete', 'patch'].map((method) => [method, V3_ERRORS])),
   '/v3/shorten/domains/{domain}/verify': { post: V3_ERRORS },
-  '/v3/tokens': { get: Object.fromEntries(Object.entries(V3_ERRORS).filter(([status]) => status !== '422')), post: V3_ERRORS },
+  '/v3/tokens': { get: NOTHING_TO_REFUSE, post: V3_ERRORS },
   '/v3/tokens/{id}': { delete: V3_ERRORS },
 };
 
@@ -302,87 +260,56 @@ describe('API document and reference page', () => {
   it('gives examples that are what the API answers', async () => {
     const examples = (path: string, method: string, status: number) =>
       exampleValues(operation(path, method).responses[status].content['application/json']);
-    const answers: Array<[string, string, number, Promise<Json>]> = [
-      ['/v2/shorten', 'get', 422, ctx.t.app.inject({ url: '/v2/shorten' })],
-      [
-        '/v2/shorten',
-        'get',
-        401,
-        ctx.t.app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/' })}`, headers: { authorization: 'Bearer nope' } }),
-      ],
-      ['/v2/shorten-domains', 'get', 422, ctx.t.app.inject({ url: '/v2/shorten-domains?perPage=0' })],
-      ['/v2/shorten-domains', 'get', 422, ctx.t.app.inject({ url: '/v2/shorten-domains?visibility=secret' })],
-      ['/v2/links/{link}', 'delete', 401, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/abc' })],
-      ['/v2/links/{link}', 'delete', 404, ctx.t.app.inject({ method: 'DELETE', url: '/v2/links/nope', headers: owner.headers })],
-      ['/{key}', 'get', 400, ctx.t.app.inject({ url: '/%E0%A4%A' })],
-      ['/v3/shorten/domains', 'get', 401, ctx.t.app.inject({ url: '/v3/shorten/domains' })],
-      ['/v3/shorten/domains', 'get', 404, ctx.t.app.inject({ url: '/v3/shorten/domains?workspaceId=x', headers: owner.headers })],
-      ['/v3/shorten/domains', 'put', 422, ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: {} })],
-      [
-        '/v3/shorten/domains',
-        'put',
-        422,
-        ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: 'short.test' } }),
-      ],
-      [
-        '/v3/shorten/domains/{domain}/verify',
-        'post',
-        404,
-        ctx.t.app.inject({ method: 'POST', url: '/v3/shorten/domains/pub.test/verify', headers: owner.headers }),
-      ],
-      [
-        '/v3/shorten/domains',
-        'put',
-        422,
-        ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: 'pub.test:8443' } }),
-      ],
-      [
-        '/v3/shorten/domains/{domain}',
-        'delete',
-        404,
-        ctx.t.app.inject({ method: 'DELETE', url: '/v3/shorten/domains/pub.test', headers: owner.headers }),
-      ],
-      [
-        '/v3/shorten/domains/{domain}',
-        'patch',
-        404,
-        ctx.t.app.inject({ method: 'PATCH', url: '/v3/shorten/domains/pub.test', headers: owner.headers, payload: { randomCodeLength: 5 } }),
-      ],
-      [
-        '/v3/shorten/domains/{domain}',
-        'patch',
-        422,
-        ctx.t.app.inject({ method: 'PATCH', url: '/v3/shorten/domains/pub.test', headers: owner.headers, payload: { randomCodeLength: 3 } }),
-      ],
-      ['/v3/shorten/analytics/clicks', 'get', 401, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks' })],
-      ['/v3/shorten/analytics/clicks', 'get', 404, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?workspaceId=x', headers: owner.headers })],
-      ['/v3/shorten/analytics/clicks', 'get', 422, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?range=2d', headers: owner.headers })],
-      [
-        '/v3/shorten/analytics/clicks',
-        'get',
-        422,
-        ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?timezone=Mars/Olympus_Mons', headers: owner.headers }),
-      ],
-      ['/v3/shorten/analytics/clicks', 'get', 422, ctx.t.app.inject({ url: '/v3/shorten/analytics/clicks?link=nope', headers: owner.headers })],
-      ...TOP_PATHS.flatMap((path) => [
-        [path, 'get', 401, ctx.t.app.inject({ url: path })] as [string, string, number, Promise<Json>],
-        [path, 'get', 404, ctx.t.app.inject({ url: `${path}?workspaceId=x`, headers: owner.headers })] as [string, string, number, Promise<Json>],
-        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?range=2d`, headers: owner.headers })] as [string, string, number, Promise<Json>],
-        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?timezone=Mars/Olympus_Mons`, headers: owner.headers })] as [
-          string,
-          string,
-          number,
-          Promise<Json>,
-        ],
-        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?link=nope`, headers: owner.headers })] as [string, string, number, Promise<Json>],
-        [path, 'get', 422, ctx.t.app.inject({ url: `${path}?limit=101`, headers: owner.headers })] as [string, string, number, Promise<Json>],
-      ]),
-      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=ftp://example.com/' })],
-      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&width=63' })],
-      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&level=X' })],
-      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: '/v2/qrcode?url=https://example.com/&dark=12345' })],
-      ['/v2/qrcode', 'get', 422, ctx.t.app.inject({ url: `/v2/qrcode?level=H&url=https://example.com/${'a'.repeat(2000)}` })],
+    /** A documented route, method and status, and the URL (and what else) of a request answered so; `owner`: with the owner's token. */
+    type Case = [
+      path: string,
+      method: string,
+      status: number,
+      url: string,
+      also?: { owner?: true; payload?: object; headers?: Record<string, string> },
     ];
+    const owned = { owner: true } as const;
+    const cases: Case[] = [
+      ['/v2/shorten', 'get', 422, '/v2/shorten'],
+      ['/v2/shorten', 'get', 401, `/v2/shorten?${qs({ url: 'https://example.com/' })}`, { headers: { authorization: 'Bearer nope' } }],
+      ['/v2/shorten-domains', 'get', 422, '/v2/shorten-domains?perPage=0'],
+      ['/v2/shorten-domains', 'get', 422, '/v2/shorten-domains?visibility=secret'],
+      ['/v2/links/{link}', 'delete', 401, '/v2/links/abc'],
+      ['/v2/links/{link}', 'delete', 404, '/v2/links/nope', owned],
+      ['/{key}', 'get', 400, '/%E0%A4%A'],
+      ['/v3/shorten/domains', 'get', 401, '/v3/shorten/domains'],
+      ['/v3/shorten/domains', 'get', 404, '/v3/shorten/domains?workspaceId=x', owned],
+      ['/v3/shorten/domains', 'put', 422, '/v3/shorten/domains', { owner: true, payload: {} }],
+      ['/v3/shorten/domains', 'put', 422, '/v3/shorten/domains', { owner: true, payload: { domain: 'short.test' } }],
+      ['/v3/shorten/domains/{domain}/verify', 'post', 404, '/v3/shorten/domains/pub.test/verify', owned],
+      ['/v3/shorten/domains', 'put', 422, '/v3/shorten/domains', { owner: true, payload: { domain: 'pub.test:8443' } }],
+      ['/v3/shorten/domains/{domain}', 'delete', 404, '/v3/shorten/domains/pub.test', owned],
+      ['/v3/shorten/domains/{domain}', 'patch', 404, '/v3/shorten/domains/pub.test', { owner: true, payload: { randomCodeLength: 5 } }],
+      ['/v3/shorten/domains/{domain}', 'patch', 422, '/v3/shorten/domains/pub.test', { owner: true, payload: { randomCodeLength: 3 } }],
+      ['/v3/shorten/analytics/clicks', 'get', 401, '/v3/shorten/analytics/clicks'],
+      ['/v3/shorten/analytics/clicks', 'get', 404, '/v3/shorten/analytics/clicks?workspaceId=x', owned],
+      ['/v3/shorten/analytics/clicks', 'get', 422, '/v3/shorten/analytics/clicks?range=2d', owned],
+      ['/v3/shorten/analytics/clicks', 'get', 422, '/v3/shorten/analytics/clicks?timezone=Mars/Olympus_Mons', owned],
+      ['/v3/shorten/analytics/clicks', 'get', 422, '/v3/shorten/analytics/clicks?link=nope', owned],
+      ...TOP_PATHS.flatMap((path): Case[] => [
+        [path, 'get', 401, path],
+        [path, 'get', 404, `${path}?workspaceId=x`, owned],
+        [path, 'get', 422, `${path}?range=2d`, owned],
+        [path, 'get', 422, `${path}?timezone=Mars/Olympus_Mons`, owned],
+        [path, 'get', 422, `${path}?link=nope`, owned],
+        [path, 'get', 422, `${path}?limit=101`, owned],
+      ]),
+      ['/v2/qrcode', 'get', 422, '/v2/qrcode?url=ftp://example.com/'],
+      ['/v2/qrcode', 'get', 422, '/v2/qrcode?url=https://example.com/&width=63'],
+      ['/v2/qrcode', 'get', 422, '/v2/qrcode?url=https://example.com/&level=X'],
+      ['/v2/qrcode', 'get', 422, '/v2/qrcode?url=https://example.com/&dark=12345'],
+      ['/v2/qrcode', 'get', 422, `/v2/qrcode?level=H&url=https://example.com/${'a'.repeat(2000)}`],
+    ];
+    const answers = cases.map(([path, method, status, url, also]) => {
+      const headers = { ...(also?.owner && owner.headers), ...also?.headers };
+      const request = { method: method.toUpperCase() as 'GET', url, headers, ...(also?.payload && { payload: also.payload }) };
+      return [path, method, status, ctx.t.app.inject(request)] as const;
+    });
     for (const [path, method, status, pending] of answers) {
       const res = await pending;
       assert.equal(res.statusCode, status, `${path} ${status}`);

@@ -2,7 +2,6 @@
 // are open at once (issue 31, item 7; decision 0020).
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -10,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { clientErrorHandler } from '../../src/http/error-handler.js';
 import { TEST_ENV } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { logCollector } from '../support/log.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,17 +44,6 @@ async function trickle(socket: net.Socket, text: string, everyMs: number): Promi
     socket.write(char);
     await sleep(everyMs);
   }
-}
-
-function logCollector(): { lines: Array<Record<string, unknown>>; destination: Writable } {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk, _encoding, callback) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      callback();
-    },
-  });
-  return { lines, destination };
 }
 
 const BULK_HEAD = 'POST /v3/shorten/bulk HTTP/1.1\r\nHost: short.test\r\nContent-Type: application/json\r\n';

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openSharedState } from '../../src/shared-state/shared-state.js';
 import { TokenService } from '../../src/tokens/token-service.js';
-import { BASE_HOST, qs, TEST_ENV, uniqueName, useTestApp } from '../support/app.js';
+import { passwordAttempt, passwordLink, qs, TEST_ENV, uniqueName, useTestApp } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const QR = `/v2/qrcode?${qs({ url: 'https://example.com/' })}`;
@@ -101,21 +101,8 @@ describe('password counters and a flood of other keys', () => {
   it('keeps the password attempts counted while junk tokens and many addresses flood the other counters', async () => {
     const accounts = new AccountService(db.database.accounts);
     const { token } = await new TokenService(db.database.accounts, accounts).createToken((await accounts.create(uniqueName('flood'))).name);
-    const made = await app.inject({
-      method: 'POST',
-      url: '/v3/shorten/bulk',
-      headers: { authorization: `Bearer ${token}` },
-      payload: [{ url: fresh(), password: 'right horse' }],
-    });
-    const { slug } = made.json()[0];
-    const attempt = () =>
-      app.inject({
-        method: 'POST',
-        url: `/${slug}`,
-        remoteAddress: '192.0.2.120',
-        headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'password=wrong',
-      });
+    const slug = await passwordLink(app, { authorization: `Bearer ${token}` }, fresh());
+    const attempt = () => passwordAttempt(app, slug, 'wrong', '192.0.2.120');
     for (let i = 0; i < 3; i++) assert.equal((await attempt()).statusCode, 403);
     assert.equal((await app.inject({ url: QR, remoteAddress: '192.0.2.121' })).headers['ratelimit-remaining'], '999');
 
@@ -134,14 +121,7 @@ describe('password counters and a flood of other keys', () => {
 
 describe('password attempts per address across links (RATE_LIMIT_PASSWORD_ADDRESS)', () => {
   const ctx = useTestApp('sqlite', { RATE_LIMIT_PASSWORD: '10', RATE_LIMIT_PASSWORD_ADDRESS: '4' });
-  const attempt = (key: string, password: string, remoteAddress: string) =>
-    ctx.t.app.inject({
-      method: 'POST',
-      url: `/${key}`,
-      remoteAddress,
-      headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ password }).toString(),
-    });
+  const attempt = (key: string, password: string, remoteAddress: string) => passwordAttempt(ctx.t.app, key, password, remoteAddress);
 
   it('counts every attempt of an address on all links together, then answers the 429 page with Retry-After', async () => {
     const account = await ctx.t.account();

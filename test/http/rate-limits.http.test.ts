@@ -4,8 +4,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerProblem } from '../../harness/hostile/error-shape.js';
-import { BASE_HOST, qs, useTestApp } from '../support/app.js';
+import { BASE_HOST, passwordAttempt, passwordLink, qs, useTestApp } from '../support/app.js';
 
+/** The routes that make links, as the API document names them. */
+const SHORTENING_ROUTES = [
+  ['/v2/shorten', 'get'],
+  ['/v3/shorten', 'get'],
+  ['/v3/shorten/bulk', 'post'],
+] as const;
 let counter = 0;
 const fresh = () => `https://example.com/limited/${Date.now()}-${++counter}`;
 type Inject = { remoteAddress?: string; headers?: Record<string, string> };
@@ -80,11 +86,7 @@ describe('rate limits on links made', () => {
 
   it('documents the 429 where a limit applies, with its headers, and not on redirects', async () => {
     const doc = (await ctx.t.app.inject({ url: '/v2/openapi.json' })).json();
-    for (const [path, method] of [
-      ['/v2/shorten', 'get'],
-      ['/v3/shorten', 'get'],
-      ['/v3/shorten/bulk', 'post'],
-    ] as const) {
+    for (const [path, method] of SHORTENING_ROUTES) {
       const response = doc.paths[path][method].responses['429'];
       assert.ok(response, `${method} ${path}`);
       assert.deepEqual(Object.keys(response.headers).sort(), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
@@ -164,26 +166,11 @@ describe('limits set to 0', () => {
 
 describe('password attempts (RATE_LIMIT_PASSWORD, default 10)', () => {
   const ctx = useTestApp('sqlite', { RATE_LIMIT_PASSWORD: '10' });
-  const attempt = (key: string, password: string, remoteAddress: string) =>
-    ctx.t.app.inject({
-      method: 'POST',
-      url: `/${key}`,
-      remoteAddress,
-      headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ password }).toString(),
-    });
+  const attempt = (key: string, password: string, remoteAddress: string) => passwordAttempt(ctx.t.app, key, password, remoteAddress);
 
   it('allows 10 a minute per address and link, then answers a 429 page with Retry-After, even to the right password', async () => {
     const account = await ctx.t.account();
-    const make = async () =>
-      (
-        await ctx.t.app.inject({
-          method: 'POST',
-          url: '/v3/shorten/bulk',
-          headers: account.headers,
-          payload: [{ url: fresh(), password: 'right horse' }],
-        })
-      ).json()[0];
+    const make = async () => ({ slug: await passwordLink(ctx.t.app, account.headers, fresh()) });
     const [one, two] = [await make(), await make()];
     const address = '192.0.2.70';
     for (let i = 0; i < 10; i++) assert.equal((await attempt(one.slug, `wrong ${i}`, address)).statusCode, 403);
@@ -213,13 +200,7 @@ describe('password attempts from a script, and on keys no link has (fuzz seed 42
 
   it('answers a script over the limit with E_TOO_MANY_REQUESTS in the error shape, a browser with the page', async () => {
     const account = await ctx.t.account();
-    const made = await ctx.t.app.inject({
-      method: 'POST',
-      url: '/v3/shorten/bulk',
-      headers: account.headers,
-      payload: [{ url: fresh(), password: 'right horse' }],
-    });
-    const { slug } = made.json()[0] as { slug: string };
+    const slug = await passwordLink(ctx.t.app, account.headers, fresh());
     const post = (headers: Record<string, string>, payload?: string) =>
       ctx.t.app.inject({ method: 'POST', url: `/${slug}`, remoteAddress: '192.0.2.95', headers: { host: BASE_HOST, ...headers }, payload });
     for (let i = 0; i < 2; i++) assert.equal((await post({ 'content-type': 'application/x-www-form-urlencoded' }, 'password=wrong')).statusCode, 403);
@@ -275,24 +256,11 @@ describe('password attempts under many Hosts (decision 0015)', () => {
 
   it('counts a link’s attempts on its domain, whatever Host names it (an unknown Host is the default domain)', async () => {
     const account = await ctx.t.account();
-    const made = await ctx.t.app.inject({
-      method: 'POST',
-      url: '/v3/shorten/bulk',
-      headers: account.headers,
-      payload: [{ url: fresh(), password: 'right horse' }],
-    });
-    const { slug } = made.json()[0] as { slug: string };
+    const slug = await passwordLink(ctx.t.app, account.headers, fresh());
     const hosts = [BASE_HOST, 'localhost:3000', '10.0.0.7', 'BRIEF.INTERNAL'];
     const statuses: number[] = [];
     for (const host of hosts) {
-      const res = await ctx.t.app.inject({
-        method: 'POST',
-        url: `/${slug}`,
-        remoteAddress: '192.0.2.90',
-        headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ password: 'wrong' }).toString(),
-      });
-      statuses.push(res.statusCode);
+      statuses.push((await passwordAttempt(ctx.t.app, slug, 'wrong', '192.0.2.90', host)).statusCode);
     }
     assert.deepEqual(statuses, [403, 403, 403, 429]);
   });
@@ -326,11 +294,7 @@ describe('ANONYMOUS_SHORTEN=off', () => {
 
   it('documents the 401 on the shortening routes', async () => {
     const doc = (await ctx.t.app.inject({ url: '/v2/openapi.json' })).json();
-    for (const [path, method] of [
-      ['/v2/shorten', 'get'],
-      ['/v3/shorten', 'get'],
-      ['/v3/shorten/bulk', 'post'],
-    ] as const) {
+    for (const [path, method] of SHORTENING_ROUTES) {
       const examples = doc.paths[path][method].responses['401'].content['application/json'].examples;
       assert.equal(examples.anonymousOff.value.code, 'E_UNAUTHORIZED_ACCESS', `${method} ${path}`);
     }

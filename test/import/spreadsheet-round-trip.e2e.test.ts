@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../scale-support/server-process.js';
+import { parseCsv } from '../support/csv.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 /** Values as an anonymous bulk call may plant them: formula starts, quotes that are data, a tab, a CR. */
@@ -27,35 +28,6 @@ const HOSTILE = [
   ' =1',
   'plain',
 ];
-
-/** RFC 4180 records, for the test only. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
 
 const jsonLines = (text: string) =>
   text
@@ -100,7 +72,7 @@ for (const dialect of dialects) {
 
     it('writes no cell a spreadsheet opens as a formula, and an import gives back every value exactly', async () => {
       const csv = (await cli(source, 'export', '--format', 'csv')).stdout;
-      const records = parseCsv(csv);
+      const records = parseCsv(csv).rows;
       assert.equal(records.length, HOSTILE.length + 1);
       for (const cell of records.flat()) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, `the cell ${JSON.stringify(cell)} could start a formula`);
       const header = records[0]!;

@@ -7,9 +7,9 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { PasswordPool } from '../../src/passwords/password-pool.js';
 import { TokenService } from '../../src/tokens/token-service.js';
-import { BASE_HOST, eventually, qs, TEST_ENV, uniqueName } from '../support/app.js';
+import { BASE_HOST, eventually, passwordAttempt, passwordLink, qs, TEST_ENV, uniqueName } from '../support/app.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
-import { heldChecks } from '../support/held-checks.js';
+import { asAnswered, heldChecks } from '../support/held-checks.js';
 
 describe('password checks over the bound', () => {
   let db: TestDatabase;
@@ -30,28 +30,10 @@ describe('password checks over the bound', () => {
     const accounts = new AccountService(db.database.accounts);
     const { token } = await new TokenService(db.database.accounts, accounts).createToken((await accounts.create(uniqueName('checks'))).name);
     const headers = { authorization: `Bearer ${token}` };
-    const made = await app.inject({
-      method: 'POST',
-      url: '/v3/shorten/bulk',
-      headers,
-      payload: [{ url: 'https://example.com/protected', password: 'right horse' }],
-    });
-    const { slug } = made.json()[0];
+    const slug = await passwordLink(app, headers, 'https://example.com/protected');
     const plain = (await app.inject({ url: `/v2/shorten?${qs({ url: 'https://example.com/plain' })}`, headers })).json();
-    const answers: Array<{ statusCode: number; headers: Record<string, unknown>; body: string }> = [];
-    const attempts = Array.from({ length: 20 }, (_, i) =>
-      app
-        .inject({
-          method: 'POST',
-          url: `/${slug}`,
-          remoteAddress: `192.0.2.${i + 1}`,
-          headers: { host: BASE_HOST, 'content-type': 'application/x-www-form-urlencoded' },
-          payload: new URLSearchParams({ password: i === 0 ? 'right horse' : 'wrong' }).toString(),
-        })
-        .then((res) => {
-          answers.push(res);
-          return res;
-        }),
+    const { answers, all } = asAnswered(
+      Array.from({ length: 20 }, (_, i) => passwordAttempt(app, slug, i === 0 ? 'right horse' : 'wrong', `192.0.2.${i + 1}`)),
     );
     // Two running, sixteen waiting: the last two are answered busy while the others are held.
     assert.ok(await eventually(async () => answers.length === 2 && held.length === 2));
@@ -70,7 +52,7 @@ describe('password checks over the bound', () => {
       held.shift()?.();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const statuses = (await Promise.all(attempts)).map((res) => res.statusCode);
+    const statuses = (await all).map((res) => res.statusCode);
     assert.equal(counts.most, 2);
     assert.equal(counts.ran, 18);
     assert.deepEqual(statuses, [303, ...Array<number>(17).fill(403), 503, 503]);

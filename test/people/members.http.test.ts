@@ -12,7 +12,7 @@ import { PeopleService } from '../../src/people/people-service.js';
 import { hashToken } from '../../src/tokens/token-secrets.js';
 import { BASE_PREFIX, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
-import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn } from '../support/people.js';
+import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn, switchWorkspace } from '../support/people.js';
 
 for (const dialect of dialects) {
   describe(`members: roles and removal (${dialect})`, () => {
@@ -146,12 +146,7 @@ for (const dialect of dialects) {
       const person = await member(ctx.t, team.id, 'member');
       await ctx.t.database.people.addMembership(person.userId, second.id, 'viewer');
       const elsewhere = await signIn(ctx.t, person.email);
-      const moved = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/workspace/switch',
-        headers: elsewhere.headers,
-        payload: { workspaceId: workspaceUuid(second.id) },
-      });
+      const moved = await switchWorkspace(ctx.t, elsewhere.headers, workspaceUuid(second.id));
       assert.equal(moved.statusCode, 200, moved.body);
       assert.equal((await ctx.t.app.inject({ url: '/v3/shorten/list', headers: person.headers })).statusCode, 200);
 
@@ -278,8 +273,7 @@ for (const dialect of dialects) {
       );
       assert.equal((await ctx.t.app.inject({ url: '/auth/workspaces', headers: first.headers })).statusCode, 401, 'a token is no person');
 
-      const switchTo = (workspaceId: string, headers: Record<string, string> = person.headers) =>
-        ctx.t.app.inject({ method: 'POST', url: '/auth/workspace/switch', headers, payload: { workspaceId } });
+      const switchTo = (workspaceId: string, headers: Record<string, string> = person.headers) => switchWorkspace(ctx.t, headers, workspaceId);
       const moved = await switchTo(workspaceUuid(second.id));
       assert.equal(moved.statusCode, 200, moved.body);
       assert.deepEqual(moved.json().workspace, { id: workspaceUuid(second.id), name: second.name, role: 'admin' });

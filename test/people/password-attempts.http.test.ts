@@ -11,7 +11,7 @@ import { REFUSAL_PAUSE_MS } from '../../src/http/rate-limits.js';
 import { PasswordPool } from '../../src/passwords/password-pool.js';
 import { eventually, TEST_ENV, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
-import { heldChecks } from '../support/held-checks.js';
+import { asAnswered, heldChecks } from '../support/held-checks.js';
 import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn } from '../support/people.js';
 
 const secretOf = (link: string) => link.slice(link.indexOf('#') + 1);
@@ -80,7 +80,8 @@ for (const dialect of dialects) {
   describe(`an invitation used up by wrong passwords (${dialect})`, () => {
     const ctx = useTestApp(dialect, { RATE_LIMIT_SIGN_IN: '0', RATE_LIMIT_SIGN_IN_ADDRESS: '0' });
 
-    it('takes 5 wrong passwords, then is used up: the right one, and its page, get 422 usedUp', async () => {
+    /** Someone who signs in already, invited by an admin of a team to join it as `role`: the invitation's secret. */
+    const invitation = async (role: string) => {
       const team = await ctx.t.account('team');
       const admin = await member(ctx.t, team.id, 'admin');
       const user = await addUser(ctx.t, (await ctx.t.account('home')).id, 'owner');
@@ -88,11 +89,16 @@ for (const dialect of dialects) {
         method: 'POST',
         url: '/auth/invitations',
         headers: admin.headers,
-        payload: { email: user.email, role: 'admin' },
+        payload: { email: user.email, role },
       });
-      const token = secretOf(made.json().link);
-      const accept = (password: string) =>
-        ctx.t.app.inject({ method: 'POST', url: '/auth/invitation/accept', headers: SAME_ORIGIN, payload: { token, password } });
+      return { team, user, token: secretOf(made.json().link) };
+    };
+    const acceptWith = (token: string, password: string) =>
+      ctx.t.app.inject({ method: 'POST', url: '/auth/invitation/accept', headers: SAME_ORIGIN, payload: { token, password } });
+
+    it('takes 5 wrong passwords, then is used up: the right one, and its page, get 422 usedUp', async () => {
+      const { team, user, token } = await invitation('admin');
+      const accept = (password: string) => acceptWith(token, password);
       const answers = [];
       for (let i = 0; i < 5; i++) answers.push(await accept(`wrong password ${i}`));
       assert.deepEqual(
@@ -113,31 +119,9 @@ for (const dialect of dialects) {
     });
 
     it('keeps an invitation given fewer than 5 wrong passwords: the right one still joins', async () => {
-      const team = await ctx.t.account('team');
-      const admin = await member(ctx.t, team.id, 'admin');
-      const user = await addUser(ctx.t, (await ctx.t.account('home')).id, 'owner');
-      const made = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/invitations',
-        headers: admin.headers,
-        payload: { email: user.email, role: 'member' },
-      });
-      const token = secretOf(made.json().link);
-      for (let i = 0; i < 4; i++) {
-        const wrong = await ctx.t.app.inject({
-          method: 'POST',
-          url: '/auth/invitation/accept',
-          headers: SAME_ORIGIN,
-          payload: { token, password: 'nope nope nope' },
-        });
-        assert.equal(wrong.statusCode, 401);
-      }
-      const right = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/invitation/accept',
-        headers: SAME_ORIGIN,
-        payload: { token, password: PASSWORD },
-      });
+      const { team, user, token } = await invitation('member');
+      for (let i = 0; i < 4; i++) assert.equal((await acceptWith(token, 'nope nope nope')).statusCode, 401);
+      const right = await acceptWith(token, PASSWORD);
       assert.equal(right.statusCode, 200, right.body);
       assert.equal(await ctx.t.database.people.roleIn(user.id, team.id), 'member');
     });
@@ -165,20 +149,16 @@ describe('sign-in while the password threads are busy', () => {
   it('answers 503 E_SERVICE_UNAVAILABLE with Retry-After beyond 2 running and 16 waiting, without a hash', async () => {
     const account = await db.database.accounts.create(uniqueName('busy'));
     const user = await addUser({ database: db.database } as never, account!.id, 'member');
-    const answers: Array<{ statusCode: number; headers: Record<string, unknown>; body: string }> = [];
-    const attempts = Array.from({ length: 20 }, (_, i) =>
-      app
-        .inject({
+    const { answers, all } = asAnswered(
+      Array.from({ length: 20 }, (_, i) =>
+        app.inject({
           method: 'POST',
           url: '/auth/sign-in',
           remoteAddress: `192.0.2.${i + 1}`,
           headers: SAME_ORIGIN,
           payload: { email: user.email, password: i === 0 ? PASSWORD : 'wrong password!' },
-        })
-        .then((res) => {
-          answers.push(res);
-          return res;
         }),
+      ),
     );
     assert.ok(await eventually(async () => answers.length === 2 && held.length === 2));
     for (const busy of answers) {
@@ -190,7 +170,7 @@ describe('sign-in while the password threads are busy', () => {
       });
     }
     await drain();
-    const statuses = (await Promise.all(attempts)).map((res) => res.statusCode);
+    const statuses = (await all).map((res) => res.statusCode);
     assert.equal(counts.most, 2);
     assert.equal(counts.ran, 18);
     assert.deepEqual(statuses, [200, ...Array<number>(17).fill(401), 503, 503]);

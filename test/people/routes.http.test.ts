@@ -9,7 +9,7 @@ import { workspaceUuid } from '../../src/accounts/ids.js';
 import { hashToken } from '../../src/tokens/token-secrets.js';
 import { type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
-import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn } from '../support/people.js';
+import { addUser, member, PASSWORD, SAME_ORIGIN, type SignedIn, sessionSetBy, signIn, switchWorkspace } from '../support/people.js';
 
 for (const dialect of dialects) {
   describe(`password sign-in and sessions (${dialect})`, () => {
@@ -222,24 +222,14 @@ for (const dialect of dialects) {
         .insertInto('memberships')
         .values({ user_id: person.userId, account_id: second.id, role: 'admin', created_at: Date.now() })
         .execute();
-      const switched = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/workspace',
-        headers: person.headers,
-        payload: { workspaceId: workspaceUuid(second.id) },
-      });
+      const switched = await switchWorkspace(ctx.t, person.headers, workspaceUuid(second.id), '/auth/workspace');
       assert.equal(switched.statusCode, 200, switched.body);
       assert.deepEqual(switched.json().workspace, { id: workspaceUuid(second.id), name: second.name, role: 'admin' });
       assert.equal(switched.json().workspaces.length, 2);
       const made = await ctx.t.app.inject({ url: '/v3/shorten?url=https://example.com/in-second', headers: person.headers });
       assert.equal(made.statusCode, 200);
       const stranger = await ctx.t.account('stranger');
-      const refused = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/workspace',
-        headers: person.headers,
-        payload: { workspaceId: workspaceUuid(stranger.id) },
-      });
+      const refused = await switchWorkspace(ctx.t, person.headers, workspaceUuid(stranger.id), '/auth/workspace');
       assert.equal(refused.statusCode, 404);
     });
   });
@@ -254,8 +244,11 @@ for (const dialect of dialects) {
       admin = await member(ctx.t, team.id, 'admin');
     });
 
+    /** An admin's invitation, answered as it comes. */
+    const inviteAnswer = (email: string, role: string) =>
+      ctx.t.app.inject({ method: 'POST', url: '/auth/invitations', headers: admin.headers, payload: { email, role } });
     const invite = async (email: string, role = 'member') => {
-      const response = await ctx.t.app.inject({ method: 'POST', url: '/auth/invitations', headers: admin.headers, payload: { email, role } });
+      const response = await inviteAnswer(email, role);
       assert.equal(response.statusCode, 200, response.body);
       return response.json() as { link: string; email: string; role: string; workspace: string; expiresAt: string };
     };
@@ -314,20 +307,10 @@ for (const dialect of dialects) {
     });
 
     it('refuses a malformed email and an unknown role with a clear error', async () => {
-      const bad = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/invitations',
-        headers: admin.headers,
-        payload: { email: 'not an email', role: 'member' },
-      });
+      const bad = await inviteAnswer('not an email', 'member');
       assert.equal(bad.statusCode, 422);
       assert.deepEqual(bad.json().errors, [{ field: 'email', rule: 'email', message: 'The email field must be an email address' }]);
-      const role = await ctx.t.app.inject({
-        method: 'POST',
-        url: '/auth/invitations',
-        headers: admin.headers,
-        payload: { email: 'a@example.com', role: 'king' },
-      });
+      const role = await inviteAnswer('a@example.com', 'king');
       assert.equal(role.statusCode, 422);
       assert.deepEqual(role.json().errors, [{ field: 'role', rule: 'enum', message: 'The role field must be one of viewer, member, admin, owner' }]);
       const count = await ctx.t.database.db

@@ -1,7 +1,12 @@
-// Runs the built server (`node dist/main.js serve`) as a real process, and the CLI.
+// Runs the built server (`node dist/main.js serve`) as a real process, and the CLI, for the suites beside it.
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
-import { freePort, MAIN } from '../support/process.js';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import { type CliResult, finished, freePort, MAIN } from '../support/process.js';
 
 export { freePort };
 
@@ -107,21 +112,59 @@ export class ServerProcess {
 }
 
 /** Runs one `brief …` CLI command to completion; `input`, when given, is its standard input. */
-export function runCli(
-  args: string[],
-  env: Record<string, string>,
-  input?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    if (input !== undefined) child.stdin.end(input);
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<CliResult> {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env } });
+  const done = finished(child);
+  if (input !== undefined) child.stdin.end(input);
+  return done;
+}
+
+/**
+ * The CLI as a suite runs it (`env()`: its environment once the suite has set it up): `cli` answers what a
+ * command printed and fails the test unless it exits 0; `cliFails` wants exit 1, nothing on stdout and one
+ * line on stderr that matches `pattern`.
+ */
+export function cliCommands(env: () => Record<string, string>) {
+  return {
+    cli: async (...args: string[]): Promise<string> => {
+      const result = await runCli(args, env());
+      assert.equal(result.code, 0, `brief ${args.join(' ')}: ${result.stderr}`);
+      return result.stdout;
+    },
+    cliFails: async (pattern: RegExp, ...args: string[]): Promise<void> => {
+      const result = await runCli(args, env());
+      assert.equal(result.code, 1, `brief ${args.join(' ')} should fail: ${result.stdout}`);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr.trim(), pattern);
+      assert.equal(result.stderr.trim().split('\n').length, 1, 'one line');
+    },
+  };
+}
+
+/**
+ * A suite beside a running server: a scratch folder with the SQLite database, the server started on it
+ * (`extraEnv(dir)` on top) before the suite's tests, and stopped, the folder removed, after them.
+ */
+export function serverSuite<Extra extends Record<string, string>>(prefix: string, extraEnv?: (dir: string) => Extra) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'brief.db')}`, ...extraEnv?.(dir) } as { DATABASE_URL: string } & Extra;
+  let server: ServerProcess | undefined;
+  before(async () => {
+    server = await ServerProcess.start(env);
   });
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    env,
+    ...cliCommands(() => env),
+    get server(): ServerProcess {
+      assert.ok(server, 'the suite has started its server');
+      return server;
+    },
+  };
 }
 
 export function sleep(ms: number): Promise<void> {

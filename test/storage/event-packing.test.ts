@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { packEvents, unpackEvents } from '../../src/storage/sqlite/event-packing.js';
 import type { ClickEventBatch } from '../../src/storage/stores/analytics.js';
+import { personVisit } from '../support/events.js';
 
 describe('event packing', () => {
   it('round-trips every field, nulls and repeated strings included', () => {
@@ -25,21 +26,7 @@ describe('event packing', () => {
           country: 'GB',
           city: 'London',
         },
-        {
-          time: 1_800_000_001_000,
-          linkId: 2 ** 40,
-          clicks: 1,
-          bot: 'Googlebot',
-          browser: 'Chrome',
-          browserVersion: null,
-          os: null,
-          deviceType: null,
-          deviceVendor: null,
-          language: null,
-          referrerHost: null,
-          country: null,
-          city: null,
-        },
+        { ...personVisit(2 ** 40, 1_800_000_001_000), bot: 'Googlebot', browser: 'Chrome' },
       ],
     };
     const packed = packEvents(batch);

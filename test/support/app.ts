@@ -107,6 +107,23 @@ export function qs(params: Record<string, string>): string {
   return new URLSearchParams(params).toString();
 }
 
+/** A link to `url` behind the password 'right horse', made with `headers` (a bearer token's) through the bulk call: its key. */
+export async function passwordLink(app: FastifyInstance, headers: Record<string, string>, url: string): Promise<string> {
+  const made = await app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers, payload: [{ url, password: 'right horse' }] });
+  return (made.json()[0] as { slug: string }).slug;
+}
+
+/** A password sent from a protected link's form, as a browser at `remoteAddress` posts it (`host`: the Host it names). */
+export function passwordAttempt(app: FastifyInstance, key: string, password: string, remoteAddress: string, host = BASE_HOST) {
+  return app.inject({
+    method: 'POST',
+    url: `/${key}`,
+    remoteAddress,
+    headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ password }).toString(),
+  });
+}
+
 /** Polls until check() is true or the attempts run out; for changes that arrive through a poll loop. */
 export async function eventually(check: () => Promise<boolean>, attempts = 100, pauseMs = 20): Promise<boolean> {
   for (let i = 0; i < attempts; i++) {

@@ -1,18 +1,19 @@
+import { NOTHING } from '../../src/analytics/enrich.js';
 import type { ClickEvent } from '../../src/storage/stores/analytics.js';
 
 /** An event of a person's visit with nothing else known: tests set the fields they count. */
-export const personVisit = (linkId: number, time: number): ClickEvent => ({
-  time,
-  linkId,
-  bot: null,
-  browser: null,
-  browserVersion: null,
-  os: null,
-  deviceType: null,
-  deviceVendor: null,
-  language: null,
-  referrerHost: null,
-  country: null,
-  city: null,
-  clicks: 1,
-});
+export const personVisit = (linkId: number, time: number): ClickEvent => ({ time, linkId, ...NOTHING, clicks: 1 });
+
+/** The top lists' dimensions, as GET /v3/shorten/analytics/top-{dimension} names them: the tests' own list, not src's. */
+export const TOP_LIST_DIMENSIONS = [
+  'browsers',
+  'device-types',
+  'short-links',
+  'bots',
+  'device-vendors',
+  'operating-systems',
+  'countries',
+  'referers',
+  'languages',
+  'cities',
+] as const;

@@ -35,3 +35,17 @@ export function heldChecks(right: string) {
   };
   return { verify, run, counts, held, drain };
 }
+
+/** Requests sent at once: `answers` holds their answers in the order they come, `all` every one in the order sent. */
+export function asAnswered<T>(requests: Array<Promise<T>>): { answers: T[]; all: Promise<T[]> } {
+  const answers: T[] = [];
+  const all = Promise.all(
+    requests.map((request) =>
+      request.then((answer) => {
+        answers.push(answer);
+        return answer;
+      }),
+    ),
+  );
+  return { answers, all };
+}

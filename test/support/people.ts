@@ -57,3 +57,11 @@ export async function member(t: TestApp, accountId: number, role: Role): Promise
 }
 
 export type Request = InjectOptions & { url: string };
+
+/**
+ * A session moved to another workspace of its person (`workspaceId`: its UUID) through POST /auth/workspace/switch,
+ * or `url`, the route's other name.
+ */
+export function switchWorkspace(t: TestApp, headers: Record<string, string>, workspaceId: string, url = '/auth/workspace/switch') {
+  return t.app.inject({ method: 'POST', url, headers, payload: { workspaceId } });
+}

@@ -25,17 +25,21 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `node dist/main.js ...args` with env added to the environment. */
-export function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+/** What a child process wrote to stdout and stderr, and its exit code, once its output has closed. */
+export function finished(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `node dist/main.js ...args` with env added to the environment. */
+export function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return finished(spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 export interface ServerProcess {

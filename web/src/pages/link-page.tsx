@@ -60,17 +60,22 @@ export function useAnalytics(choice: Choice, link: string | undefined, wanted: r
   return { series, tops, error };
 }
 
+/** What Figures shows of a link (`link`: domain/slug) or, without one, of the workspace: a range (7 days at first) and its figures. */
+export function useFigures(link: string | undefined, wanted: readonly string[]) {
+  const [range, setRange] = useState<Choice>('7d');
+  const level = analyticsLevel();
+  return { range, onRange: setRange, level, ...useAnalytics(range, link, wanted, level) };
+}
+
 const ALL = [...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
 
 export function LinkPage(props: { domain: string; slug: string }) {
-  const [range, setRange] = useState<Choice>('7d');
+  const figures = useFigures(`${props.domain}/${props.slug}`, ALL);
   const [link, setLink] = useState<OneLink | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
   useEffect(() => {
     api.link(props.domain, props.slug).then(setLink, (e: unknown) => setMissing(e instanceof ApiError ? e.message : 'Could not load the link.'));
   }, [props.domain, props.slug]);
-  const level = analyticsLevel();
-  const { series, tops, error } = useAnalytics(range, `${props.domain}/${props.slug}`, ALL, level);
 
   if (missing) {
     return (
@@ -122,12 +127,7 @@ export function LinkPage(props: { domain: string; slug: string }) {
         </section>
       )}
       <Figures
-        range={range}
-        onRange={setRange}
-        series={series}
-        tops={tops}
-        error={error}
-        level={level}
+        {...figures}
         counts="The chart counts visits by people in the chosen range. Visits by bots (listed under Bots, below) are not in it, nor are visits from before this server recorded analytics: “Clicks, all time” counts those too."
         off="“Clicks, all time”, above, still counts every visit."
       />

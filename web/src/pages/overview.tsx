@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Choice } from '../api';
+import { api } from '../api';
 import { TopList } from '../components/top-list';
 import { paths } from '../router';
-import { analyticsLevel } from '../server-facts';
-import { DIMENSIONS, Figures, useAnalytics } from './link-page';
+import { DIMENSIONS, Figures, useFigures } from './link-page';
 
 const ALL = ['short-links', ...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
 
 /** The workspace: totals and top links for the range, then the same figures as a link's page. */
 export function OverviewPage() {
-  const [range, setRange] = useState<Choice>('7d');
+  const figures = useFigures(undefined, ALL);
+  const { tops, level } = figures;
   const [links, setLinks] = useState<number | null>(null);
   useEffect(() => {
     api.list(1, 1, '').then(
@@ -17,18 +17,11 @@ export function OverviewPage() {
       () => setLinks(null),
     );
   }, []);
-  const level = analyticsLevel();
-  const { series, tops, error } = useAnalytics(range, undefined, ALL, level);
-  const clicks = series?.data.reduce((sum, point) => sum + point.click, 0);
+  const clicks = figures.series?.data.reduce((sum, point) => sum + point.click, 0);
   const bots = tops.bots?.data.reduce((sum, entry) => sum + entry.click, 0);
   return (
     <Figures
-      range={range}
-      onRange={setRange}
-      series={series}
-      tops={tops}
-      error={error}
-      level={level}
+      {...figures}
       counts="The chart counts visits by people to your links in the chosen range; bots' visits are counted apart, under Bot visits and Bots."
       off="The clicks of each link in My links still count every visit."
       extra={

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiError, api } from '../api';
-import { errorsByField, Field } from '../components/field';
+import { api } from '../api';
+import { NewPasswordForm } from '../components/new-password-form';
 
 /**
  * A password reset's one-time link (`/app/reset-password#SECRET`, from `brief user reset`; the secret never
@@ -9,29 +9,13 @@ import { errorsByField, Field } from '../components/field';
  */
 export function ResetPasswordPage(props: { onSignIn: () => void }) {
   const token = location.hash.slice(1);
-  const [errors, setErrors] = useState<Record<string, string>>(
-    token === '' ? { form: 'This link has no reset in it: check that the whole link was copied.' } : {},
-  );
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget as HTMLFormElement);
-    const newPassword = String(data.get('newPassword') ?? '');
-    if (newPassword !== String(data.get('repeatPassword') ?? '')) {
-      setErrors({ repeatPassword: 'The two new passwords are not the same.' });
-      return;
-    }
-    setBusy(true);
-    try {
-      await api.resetPassword(token, newPassword);
-      // The secret is spent: it leaves the address bar (and the history) too.
-      history.replaceState(null, '', location.pathname);
-      setDone(true);
-    } catch (e) {
-      setErrors(e instanceof ApiError ? errorsByField(e, ['newPassword']) : { form: 'Could not set the password.' });
-    }
-    setBusy(false);
+  const save = async (newPassword: string) => {
+    await api.resetPassword(token, newPassword);
+    // The secret is spent: it leaves the address bar (and the history) too.
+    history.replaceState(null, '', location.pathname);
+    setDone(true);
+    return undefined;
   };
   if (done) {
     return (
@@ -47,22 +31,12 @@ export function ResetPasswordPage(props: { onSignIn: () => void }) {
   }
   return (
     <div class="card">
-      <form onSubmit={submit} noValidate>
-        <Field id="newPassword" label="New password" hint="At least 10 characters." error={errors.newPassword}>
-          {(aria) => <input {...aria} name="newPassword" type="password" autoComplete="new-password" required />}
-        </Field>
-        <Field id="repeatPassword" label="New password, again" error={errors.repeatPassword}>
-          {(aria) => <input {...aria} name="repeatPassword" type="password" autoComplete="new-password" required />}
-        </Field>
-        {errors.form && (
-          <p class="error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <button type="submit" class="primary" disabled={busy || token === ''}>
-          Set password
-        </button>
-      </form>
+      <NewPasswordForm
+        save={save}
+        submitLabel="Set password"
+        failure="Could not set the password."
+        {...(token === '' ? { blocked: 'This link has no reset in it: check that the whole link was copied.' } : {})}
+      />
     </div>
   );
 }
