@@ -3,21 +3,19 @@
 // the worker threads beside it (dist/background-thread.js, dist/password-worker.js, dist/qr-worker.js, where the
 // code looks for them). One file loads in about half the CPU time of the ~1,000 modules it replaces, which is most of
 // what a start costs (docs/benchmarks.md, "Start-up"). The type check is `npm run typecheck`, not this.
-// Left outside the bundle: the native SQLite binding, and packages that read files beside their own code.
+// What is left outside the bundle, and the banner every bundle needs, are shared with the threads' bundles from
+// source (scripts/bundle-options.cjs).
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import bundleOptions from './bundle-options.cjs';
+
+const { EXTERNAL, BANNER } = bundleOptions;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export const EXTERNAL = [
-  'better-sqlite3', // a native addon, found through its own folder
-  'pg-native', // pg's optional native driver, not installed
-  'ioredis', // reads its own package.json
-  '@fastify/swagger', // reads its own package.json
-  '@fastify/swagger-ui', // serves the files of its own static/ folder
-];
+export { EXTERNAL };
 
 /** The bundle and its workers, from nothing (earlier builds left tsc's unbundled tree); vite writes dist/web-app/ next. */
 async function buildServer() {
@@ -34,8 +32,7 @@ async function buildServer() {
     sourcemap: true,
     external: EXTERNAL,
     logLevel: 'warning',
-    // Bundled CommonJS packages call require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as briefCreateRequire } from 'node:module'; const require = briefCreateRequire(import.meta.url);" },
+    banner: { js: BANNER },
   });
 }
 

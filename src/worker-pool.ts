@@ -131,16 +131,3 @@ export function serveTasks<Task, Result>(work: (task: Task) => Result): void {
     parentPort?.postMessage(answer);
   });
 }
-
-/**
- * A thread's script beside the module that starts it (`from`: its import.meta.url; `name`: the
- * file's name without extension): the .js file when built (esbuild writes each thread's bundle
- * beside dist/main.js), the .ts file through tsx from source (tests), since Node 20 does not hand
- * the process's loader hooks to a worker: a one-line bootstrap registers tsx's loader first.
- */
-export function threadScript(from: string, name: string): URL {
-  if (!from.endsWith('.ts')) return new URL(`./${name}.js`, from);
-  const thread = new URL(`./${name}.ts`, from).href;
-  const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(thread)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
-}

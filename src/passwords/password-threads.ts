@@ -1,4 +1,5 @@
-import { threadScript, WorkerPool } from '../worker-pool.js';
+import { threadScript } from '../thread-scripts.js';
+import { WorkerPool } from '../worker-pool.js';
 import { hashPasswordInProcess, type PasswordKind, verifyPasswordInProcess } from './scrypt.js';
 
 /** One scrypt hash to make, or one password to check against a stored hash. */

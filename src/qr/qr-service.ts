@@ -4,7 +4,8 @@ import { versions } from 'node:process';
 import { LRUCache } from 'lru-cache';
 import { BriefError } from '../errors.js';
 import { normalizeUrl } from '../net/normalize-url.js';
-import { threadScript, WorkerPool } from '../worker-pool.js';
+import { threadScript } from '../thread-scripts.js';
+import { WorkerPool } from '../worker-pool.js';
 import type { QrDrawing, QrImage, QrThreadAnswer } from './qr-drawing.js';
 import { QR_URL_MAX_LENGTH, type QrParams } from './schemas.js';
 

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { after, describe, it } from 'node:test';
-import { threadScript, WorkerPool } from '../../src/worker-pool.js';
+import { threadScript } from '../../src/thread-scripts.js';
+import { WorkerPool } from '../../src/worker-pool.js';
 import type { PoolTestTask } from './worker-pool-thread.js';
 
 const SCRIPT = threadScript(import.meta.url, 'worker-pool-thread');

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
+import { threadScript } from '../../thread-scripts.js';
 import type { ClickEventBatch } from '../stores/analytics.js';
 import type { ClickBatch } from '../stores/clicks.js';
 import type { ImportOutcome } from '../stores/imports.js';
@@ -19,18 +20,6 @@ import { newWriteTurns, serverTurns, type WritePriority } from './write-turns.js
 //   page of link_clicks; applying them on the event loop took about a quarter of the
 //   server's time.
 // - Click events (analytics), for the same reason: each touches random index pages.
-
-/**
- * The thread's module, background-thread.js beside this one. Run from source (the tests,
- * under tsx) it is the .ts file, and since Node 20 does not hand the process's loader
- * hooks to a worker, a one-line bootstrap registers tsx's loader in the thread first.
- */
-function threadModule(): URL {
-  if (!import.meta.url.endsWith('.ts')) return new URL('./background-thread.js', import.meta.url);
-  const thread = new URL('./background-thread.ts', import.meta.url).href;
-  const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(thread)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
-}
 
 export interface SqliteBackground {
   /** False once the thread has died; the caller then applies clicks itself. */
@@ -60,7 +49,9 @@ export function startSqliteBackground(
   sqlite.pragma('wal_autocheckpoint = 0');
   const turns = newWriteTurns();
   const priority = serverTurns(turns);
-  const worker = new Worker(threadModule(), { workerData: { path, checkpointMs, walRestartFrames, turns } satisfies ThreadData });
+  const worker = new Worker(threadScript(import.meta.url, 'background-thread'), {
+    workerData: { path, checkpointMs, walRestartFrames, turns } satisfies ThreadData,
+  });
   const send = (message: ThreadMessage) => worker.postMessage(message);
   const waiting = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
