@@ -32,6 +32,7 @@ import { LinkResolver } from './redirect/link-resolver.js';
 import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
 import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeline.js';
+import { requestVisitors } from './redirect/request-visitor.js';
 import { LocalCounters } from './shared-state/counters.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
@@ -223,6 +224,9 @@ export function createRedirects(
     // A link's password on the bounded, niced threads every password shares; busy: the form's 503 page.
     (password, stored) => passwords.check('link', password, stored),
     config.forwardQuery,
+    // Who a visitor is, for a link's rules: the client's address as analytics reads it, and the bundled
+    // country database, read (once per process) only when a rule first asks for a country.
+    requestVisitors(clientAddress(config.trustProxy), (address) => bundledCountries()(address)),
   );
   let started = false;
   return {
