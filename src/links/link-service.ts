@@ -148,6 +148,7 @@ export class LinkService {
       reusable: ordinary,
       reuseExisting: reuse && ordinary,
       forwardQuery,
+      rules: [],
     };
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
     if (fields.reuseExisting && slug === null) {
