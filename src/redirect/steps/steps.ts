@@ -5,8 +5,9 @@ import { expiry } from './expiry.js';
 import { noQueryForwarding } from './no-query-forwarding.js';
 import { passwordGate } from './password-gate.js';
 import type { LinkOption, RedirectStep, RedirectTarget } from './redirect-step.js';
+import { rules } from './rules.js';
 
-const OPTIONS: readonly LinkOption[] = [expiry, passwordGate, noQueryForwarding];
+const OPTIONS: readonly LinkOption[] = [expiry, passwordGate, rules, noQueryForwarding];
 
 /**
  * A loaded link with the steps its options need, made once (the cache keeps the result): a link that uses none
