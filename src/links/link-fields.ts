@@ -8,6 +8,8 @@ export const COMMENT_MAX_LENGTH = 1024;
 export const SEARCH_MAX_LENGTH = 200;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;
+/** Conditions in one redirect rule, at most (they all must match: more would be a rule no visit meets). */
+export const MAX_CONDITIONS = 10;
 
 /** A free-text field: empty is none; bounded; no NUL (PostgreSQL cannot store it in text). */
 export function optionalText(field: string, value: string | null | undefined, maxLength: number): string | null {
@@ -60,11 +62,17 @@ export function existsOnTheCalendar(parts: RegExpExecArray): boolean {
  * time that exist, in the future; epoch milliseconds.
  */
 export function parseExpiry(value: string, now = Date.now(), field = 'expiredAt'): number {
+  const at = parseInstant(value, field);
+  if (at <= now) throw EXPIRY_ERRORS.past(field);
+  return at;
+}
+
+/** An ISO 8601 timestamp with its zone, a date and time that exist (past or future); epoch milliseconds. */
+export function parseInstant(value: string, field: string): number {
   const parts = ISO_TIMESTAMP.exec(value);
   if (parts && !existsOnTheCalendar(parts)) throw EXPIRY_ERRORS.impossibleDate(field, value);
   const at = parts ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(at)) throw EXPIRY_ERRORS.notATimestamp(field);
-  if (at <= now) throw EXPIRY_ERRORS.past(field);
   return at;
 }
 
