@@ -39,13 +39,20 @@ export const LINK_ERRORS = {
     (field: string) => BriefError.invalid(field, 'blocked', `The ${field} field points to a blocked host`),
     'rules.0.url',
   ),
-  /** A rule with an A/B split: not taken yet (issue 39's split is a later step). */
-  ruleSplit: declareError(
-    'A split in a rule: not supported yet',
-    (field: string) => BriefError.invalid(field, 'unsupported', `The ${field} field is not supported yet: a rule takes one url`),
-    'rules.0.split',
+  /** A rule with both a url and a split. */
+  ruleUrlAndSplit: declareError(
+    'A rule with a url and a split',
+    (field: string) => BriefError.invalid(field, 'oneOf', `The ${field} field must not be given with a split: a rule has a url or a split`),
+    'rules.0.url',
   ),
-  ruleWithoutUrl: declareError('A rule without a url', (field: string) => BriefError.field(required(field)), 'rules.1.url'),
+  /** A split whose weights do not share out the visitors whole. */
+  splitWeights: declareError(
+    'A split whose weights do not sum to 100',
+    (field: string, sum: number) => BriefError.invalid(field, 'weights', `The ${field} field's weights must sum to 100, not ${sum}`),
+    'rules.0.split',
+    90,
+  ),
+  ruleWithoutUrl: declareError('A rule with neither a url nor a split', (field: string) => BriefError.field(required(field)), 'rules.1.url'),
   /** A condition its kind cannot take; `problem` says why, in a few words. */
   badCondition: declareError(
     'A condition its kind cannot take',

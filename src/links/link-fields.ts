@@ -10,6 +10,8 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;
 /** Conditions in one redirect rule, at most (they all must match: more would be a rule no visit meets). */
 export const MAX_CONDITIONS = 10;
+/** Targets of an A/B split: at least two (else it is a url), at most this many. */
+export const MAX_SPLIT_TARGETS = 10;
 
 /** A free-text field: empty is none; bounded; no NUL (PostgreSQL cannot store it in text). */
 export function optionalText(field: string, value: string | null | undefined, maxLength: number): string | null {

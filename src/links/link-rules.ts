@@ -1,13 +1,13 @@
 // The checks of a link's redirect rules that need nothing but the input (decision 0039): each rule's target checked
 // as a link's url is, each condition by its kind, every failure named by its path (`rules.2.conditions.0.value`).
 // What needs the caller (a short domain as a target) or the blocklist is checked with the link's url, at write time.
-import { BriefError, type FieldError, itemCount } from '../errors.js';
+import { BriefError, type FieldError, itemCount, outOfRange } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
 import { conditionProblem } from '../redirect/rules/conditions.js';
 import { type Condition, MAX_RULES } from '../redirect/rules/rule-types.js';
 import type { StoredRule } from '../storage/stores/links.js';
 import { LINK_ERRORS } from './link-errors.js';
-import { MAX_CONDITIONS } from './link-fields.js';
+import { MAX_CONDITIONS, MAX_SPLIT_TARGETS } from './link-fields.js';
 
 /** A rule as a client sends it: the shape of a Rule, any of its parts possibly missing. */
 export interface RuleInput {
@@ -40,9 +40,11 @@ export function checkRules(rules: readonly RuleInput[], allowCredentials: boolea
     const at = `rules.${i}`;
     const conditions = rule.conditions ?? [];
     let url = '';
-    // A split is the next step of issue 39: refused until then, never taken and ignored.
-    if (rule.split !== undefined) errors.push(...errorsOf(LINK_ERRORS.ruleSplit(`${at}.split`)));
-    else if (rule.url === undefined) errors.push(...errorsOf(LINK_ERRORS.ruleWithoutUrl(`${at}.url`)));
+    let split: Array<{ url: string; weight: number }> | undefined;
+    if (rule.split !== undefined) {
+      if (rule.url !== undefined) errors.push(...errorsOf(LINK_ERRORS.ruleUrlAndSplit(`${at}.url`)));
+      split = checkSplit(rule.split, `${at}.split`, allowCredentials, errors);
+    } else if (rule.url === undefined) errors.push(...errorsOf(LINK_ERRORS.ruleWithoutUrl(`${at}.url`)));
     else errors.push(...failures(() => (url = linkDestination(rule.url!, allowCredentials, `${at}.url`).href)));
     if (conditions.length === 0) errors.push(itemCount(`${at}.conditions`, 'minItems', 1));
     if (conditions.length > MAX_CONDITIONS) errors.push(itemCount(`${at}.conditions`, 'maxItems', MAX_CONDITIONS));
@@ -51,14 +53,44 @@ export function checkRules(rules: readonly RuleInput[], allowCredentials: boolea
       if (problem) errors.push(...errorsOf(LINK_ERRORS.badCondition(`${at}.conditions.${j}.${problem.field}`, problem.message)));
     });
     const kept = conditions.map(({ type, key, value }) => ({ type, ...(key !== undefined && { key }), ...(value !== undefined && { value }) }));
-    return { url, conditions: kept };
+    return split === undefined ? { url, conditions: kept } : { split, conditions: kept };
   });
   const [first] = errors;
   if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);
   return checked;
 }
 
-/** The targets of checked rules, for the checks made at write time (a short domain, a blocked host), with their fields. */
+/**
+ * An A/B split: 2 to MAX_SPLIT_TARGETS targets, each url checked as a link's, whole-number weights of 1 to 100 that
+ * sum to 100 (the visitors' buckets); its errors added to `errors`.
+ */
+function checkSplit(
+  split: NonNullable<RuleInput['split']>,
+  at: string,
+  allowCredentials: boolean,
+  errors: FieldError[],
+): Array<{ url: string; weight: number }> {
+  if (split.length < 2) errors.push(itemCount(at, 'minItems', 2));
+  if (split.length > MAX_SPLIT_TARGETS) errors.push(itemCount(at, 'maxItems', MAX_SPLIT_TARGETS));
+  let sum = 0;
+  const checked = split.map((target, j) => {
+    let url = '';
+    errors.push(...failures(() => (url = linkDestination(target.url, allowCredentials, `${at}.${j}.url`).href)));
+    if (!Number.isInteger(target.weight) || target.weight < 1 || target.weight > 100) errors.push(outOfRange(`${at}.${j}.weight`, 1, 100));
+    sum += target.weight;
+    return { url, weight: target.weight };
+  });
+  if (split.length >= 2 && sum !== 100) errors.push(...errorsOf(LINK_ERRORS.splitWeights(at, sum)));
+  return checked;
+}
+
+/** The targets of checked rules (their url, or each of their split's), for the checks made at write time (a short domain, a blocked host), with their fields. */
 export function ruleTargets(rules: readonly StoredRule[]): Array<{ url: URL; field: string }> {
-  return rules.flatMap((rule, i) => (rule.url === undefined ? [] : [{ url: new URL(rule.url), field: `rules.${i}.url` }]));
+  return rules.flatMap((rule, i) =>
+    rule.split !== undefined
+      ? rule.split.map((target, j) => ({ url: new URL(target.url), field: `rules.${i}.split.${j}.url` }))
+      : rule.url === undefined
+        ? []
+        : [{ url: new URL(rule.url), field: `rules.${i}.url` }],
+  );
 }

@@ -3,7 +3,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { withDefaults } from '../query-defaults.js';
 import { CONDITION_TYPES, MAX_RULES } from '../redirect/rules/rule-types.js';
-import { MAX_CONDITIONS, SEARCH_MAX_LENGTH } from './link-fields.js';
+import { MAX_CONDITIONS, MAX_SPLIT_TARGETS, SEARCH_MAX_LENGTH } from './link-fields.js';
 
 const FORWARD_QUERY =
   "Brief's addition: whether the redirect adds a visitor's query string to the destination's (the destination's own value " +
@@ -14,7 +14,7 @@ const RULES =
   "visitor to its `url` (checked as a link's url: http(s), not a short domain, not a blocked host); none matching, " +
   `the link's own url. The link's query forwarding applies to whichever url is chosen. At most ${MAX_RULES} rules, ` +
   `each with 1 to ${MAX_CONDITIONS} conditions. A link with rules answers 302 with \`Cache-Control: private, no-store\`. ` +
-  '`split` (an A/B split) is not supported yet and is refused (422).';
+  'Instead of `url`, a rule may have a `split`: an A/B split of the matching visitors between its targets.';
 
 /** One condition of a rule: which of `key` and `value` it takes depends on its type. */
 const RuleCondition = Type.Object({
@@ -29,8 +29,21 @@ const RuleCondition = Type.Object({
 
 /** A redirect rule as the API takes and answers it. */
 export const RuleSchema = Type.Object({
-  url: Type.Optional(Type.String({ description: 'Where a matching visitor goes.' })),
-  split: Type.Optional(Type.Array(Type.Object({ url: Type.String(), weight: Type.Integer() }), { description: 'Not supported yet: refused (422).' })),
+  url: Type.Optional(Type.String({ description: 'Where a matching visitor goes; absent when the rule has a split.' })),
+  split: Type.Optional(
+    Type.Array(Type.Object({ url: Type.String(), weight: Type.Integer({ description: '1 to 100.' }) }), {
+      description:
+        `Instead of url: 2 to ${MAX_SPLIT_TARGETS} targets, each url checked as a link's, with whole-number weights summing to 100. ` +
+        "Each visitor's choice is kept 30 days by a cookie on the link's path (`brief_split`, a number 0–99; nothing of the " +
+        'visitor is stored on the server); crawlers and link previews always get the first target.',
+      examples: [
+        [
+          { url: 'https://example.com/landing-a', weight: 50 },
+          { url: 'https://example.com/landing-b', weight: 50 },
+        ],
+      ],
+    }),
+  ),
   conditions: Type.Array(RuleCondition, { description: `1 to ${MAX_CONDITIONS} conditions; all must match.` }),
 });
 export type RuleSchema = Static<typeof RuleSchema>;

@@ -47,9 +47,10 @@ export class RedirectPipeline {
     private readonly resolver: LinkResolver,
     /**
      * The answer for a target (its `location` when given: the destination chosen, with the visitor's query, else its
-     * url); `personal`: the destination depends on the visitor, so browsers must not keep the answer.
+     * url); `personal`: the destination depends on the visitor, so browsers must not keep the answer; `cookie`: a
+     * Set-Cookie value to send with it (a split's choice).
      */
-    private readonly answerFor: (target: LinkTarget | null, location?: string, personal?: boolean) => RedirectAnswer,
+    private readonly answerFor: (target: LinkTarget | null, location?: string, personal?: boolean, cookie?: string) => RedirectAnswer,
     private readonly observers: readonly VisitObserver[],
     /**
      * The domains' home and not-found redirects, by lower-case host (asked only for `/` and unknown
@@ -132,10 +133,10 @@ export class RedirectPipeline {
     if (right === 'busy') return PASSWORD_CHECKS_BUSY;
     if (!right) return WRONG_PASSWORD;
     // The form posts to its own address, query string included: the visitor's parameters go on with them.
-    const visit = this.walk(request, target, query, true);
+    const visit = this.walk(request, key, target, query, true);
     if (!(visit instanceof Visit)) return visit;
     this.visit(target, request);
-    return unlocked(visit.location());
+    return unlocked(visit.location(), visit.cookie);
   }
 
   /** What follows the request's first `?`, when there is one and forwarding is on. */
@@ -176,15 +177,21 @@ export class RedirectPipeline {
       // A query string is the router's door only; without one, the answer is what it always was.
       return query === undefined ? this.answerFor(target) : this.answerFor(target, withVisitorQuery(target.url, query));
     }
-    const visit = this.walk(request, target, query, false);
+    const visit = this.walk(request, key, target, query, false);
     if (!(visit instanceof Visit)) return visit;
     if (request.method === 'GET') this.visit(target, request);
-    return this.answerFor(target, visit.location(), visit.personal);
+    return this.answerFor(target, visit.location(), visit.personal, visit.cookie);
   }
 
   /** Runs a link's steps in order: the first answer one gives, or the visit as they left it. */
-  private walk(request: IncomingMessage, target: RedirectTarget, query: string | undefined, unlockedNow: boolean): Visit | RedirectAnswer {
-    const visit = new Visit(target, unlockedNow, query, () => this.visitorOf(request));
+  private walk(
+    request: IncomingMessage,
+    key: string,
+    target: RedirectTarget,
+    query: string | undefined,
+    unlockedNow: boolean,
+  ): Visit | RedirectAnswer {
+    const visit = new Visit(target, unlockedNow, query, () => this.visitorOf(request), request, `/${key}`);
     for (const step of target.steps ?? []) {
       const answer = step(visit);
       if (answer !== undefined) return answer;

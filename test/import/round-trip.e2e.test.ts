@@ -68,6 +68,13 @@ for (const dialect of dialects) {
               { type: 'query-any', key: 'ref' },
             ],
           },
+          {
+            split: [
+              { url: 'https://example.com/a', weight: 30 },
+              { url: 'https://example.com/b', weight: 70 },
+            ],
+            conditions: [{ type: 'query-any', key: 'ab' }],
+          },
         ],
       });
       await source.database.db.insertInto('link_clicks').values({ link_id: fancy.id, clicks: 7 }).execute();

@@ -124,18 +124,53 @@ for (const dialect of dialects) {
       assert.deepEqual((await one(ctx.t, account, link.slug)).json().rules, RULES, 'nothing changed');
     });
 
-    it('refuses a split with a 422 rather than taking it and ignoring it', async () => {
+    it('takes a split of 2 to 10 targets whose whole-number weights sum to 100, and names what is wrong with one', async () => {
       const account = await ctx.t.account('rules');
+      const when = [{ type: 'query-any', key: 'ab' }];
       const split = [
-        { url: 'https://example.com/a', weight: 50 },
-        { url: 'https://example.com/b', weight: 50 },
+        { url: 'https://example.com/a', weight: 70 },
+        { url: 'https://example.com/b', weight: 30 },
       ];
-      const res = await bulk(ctx.t, account, [{ url: fresh(), rules: [{ split, conditions: [{ type: 'query-any', key: 'ab' }] }] }]);
-      assert.deepEqual(fieldsOf(res), ['0.rules.0.split']);
-      const link = await made(ctx.t, account);
-      assert.deepEqual(fieldsOf(await patch(ctx.t, account, link.slug, { rules: [{ split, conditions: [{ type: 'query-any', key: 'ab' }] }] })), [
-        'rules.0.split',
-      ]);
+      const link = await made(ctx.t, account, [{ split, conditions: when }]);
+      assert.deepEqual((await one(ctx.t, account, link.slug)).json().rules, [{ split, conditions: when }]);
+      const cases: Array<[Rule, string[]]> = [
+        [{ split: [{ url: 'https://example.com/a', weight: 100 }], conditions: when }, ['rules.0.split']],
+        [{ split: split.map((t) => ({ ...t, weight: 40 })), conditions: when }, ['rules.0.split']],
+        [
+          { split: Array.from({ length: 11 }, () => ({ url: 'https://example.com/a', weight: 9 })), conditions: when },
+          ['rules.0.split', 'rules.0.split'],
+        ],
+        [
+          {
+            split: [
+              { url: 'https://example.com/a', weight: 0 },
+              { url: 'https://example.com/b', weight: 100 },
+            ],
+            conditions: when,
+          },
+          ['rules.0.split.0.weight'],
+        ],
+        [
+          {
+            split: [
+              { url: 'javascript:alert(1)', weight: 50 },
+              { url: 'https://example.com/b', weight: 50 },
+            ],
+            conditions: when,
+          },
+          ['rules.0.split.0.url'],
+        ],
+        [{ url: 'https://example.com/c', split, conditions: when }, ['rules.0.url']],
+      ];
+      for (const [rule, fields] of cases) {
+        assert.deepEqual(fieldsOf(await patch(ctx.t, account, link.slug, { rules: [rule] })), fields, JSON.stringify(rule).slice(0, 200));
+      }
+      const res = await bulk(ctx.t, account, [{ url: fresh() }, { url: fresh(), rules: [cases[1]![0]] }]);
+      assert.deepEqual(fieldsOf(res), ['1.rules.0.split']);
+      // A split's target is refused as a link's url is: here, on a blocked host.
+      const blocked = { split: [split[0], { url: `https://${BLOCKED_HOST}/b`, weight: 30 }], conditions: when };
+      assert.deepEqual(fieldsOf(await patch(ctx.t, account, link.slug, { rules: [blocked] })), ['rules.0.split.1.url']);
+      assert.deepEqual((await one(ctx.t, account, link.slug)).json().rules, [{ split, conditions: when }], 'nothing changed');
     });
 
     it('names bad rules in a bulk request by item, and makes nothing', async () => {

@@ -48,6 +48,16 @@ for (const dialect of dialects) {
       assert.deepEqual((await evaluate(account, plain.slug, { query: 'x=1' })).json(), { url: plain.url, rule: null });
     });
 
+    it('answers a split’s first target, as a bot is sent (the evaluation keeps no cookie)', async () => {
+      const account = await ctx.t.account('eval');
+      const split = [
+        { url: 'https://example.com/a', weight: 10 },
+        { url: 'https://example.com/b', weight: 90 },
+      ];
+      const link = await make(ctx.t, account, { url: fresh(), rules: [{ split, conditions: [{ type: 'query-any', key: 'ab' }] }] });
+      assert.deepEqual((await evaluate(account, link.slug, { query: 'ab=1' })).json(), { url: 'https://example.com/a?ab=1', rule: 0 });
+    });
+
     it('counts no visit', async () => {
       const account = await ctx.t.account('eval');
       const link = await make(ctx.t, account, { url: fresh(), rules: RULES });

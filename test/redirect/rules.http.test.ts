@@ -10,6 +10,7 @@ import type { EditBody } from '../../src/links/v3-schemas.js';
 import { BASE_HOST, eventually, type TestAccount, type TestApp, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 let counter = 0;
 const fresh = (label = 'ruled') => `https://example.com/${label}/${Date.now()}-${++counter}`;
 
@@ -101,6 +102,39 @@ for (const dialect of dialects) {
       const clicks = async () =>
         (await ctx.t.app.inject({ url: `/v3/shorten/${BASE_HOST}/${link.slug}`, headers: account.headers })).json().statsClicks as number;
       assert.ok(await eventually(async () => (await clicks()) === 2), `clicks: ${await clicks()}`);
+    });
+
+    it('splits visitors by a cookie kept 30 days on the link’s path, the same target at every visit; bots the first target', async () => {
+      const account = await ctx.t.account('ruled');
+      const split = [
+        { url: 'https://example.com/a', weight: 50 },
+        { url: 'https://example.com/b', weight: 50 },
+      ];
+      const link = await make(ctx.t, account, { url: fresh(), rules: [{ split, conditions: [{ type: 'query-any', key: 'ab' }] }] });
+      // A browser's user agent: app.inject's own (`lightMyRequest`) is on the bot list.
+      const visit = (cookie?: string, userAgent = BROWSER) =>
+        ctx.t.app.inject({ url: `/${link.slug}?ab`, headers: { host: BASE_HOST, 'user-agent': userAgent, ...(cookie && { cookie }) } });
+      const first = await visit();
+      assert.equal(first.statusCode, 302);
+      assert.equal(first.headers['cache-control'], 'private, no-store');
+      const setCookie = String(first.headers['set-cookie']);
+      const bucket = /^brief_split=(\d{1,2}); Path=\/([^;]+); Max-Age=2592000; HttpOnly; SameSite=Lax$/.exec(setCookie);
+      assert.ok(bucket, setCookie);
+      assert.equal(bucket[2], link.slug, "only on the link's path");
+      const expected = Number(bucket[1]) < 50 ? 'https://example.com/a?ab' : 'https://example.com/b?ab';
+      assert.equal(first.headers.location, expected);
+      for (let i = 0; i < 5; i++) {
+        const again = await visit(`other=1; brief_split=${bucket[1]}`);
+        assert.equal(again.headers.location, expected, 'sticky');
+        assert.equal(again.headers['set-cookie'], undefined, 'kept, not drawn again');
+      }
+      assert.equal((await visit('brief_split=12')).headers.location, 'https://example.com/a?ab');
+      assert.equal((await visit('brief_split=87')).headers.location, 'https://example.com/b?ab');
+      const bot = await visit('brief_split=87', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
+      assert.deepEqual([bot.headers.location, bot.headers['set-cookie']], ['https://example.com/a?ab', undefined]);
+      // Not matching the rule: the link's own url, and no cookie.
+      const plain = await ctx.t.app.inject({ url: `/${link.slug}`, headers: { host: BASE_HOST, 'user-agent': BROWSER } });
+      assert.deepEqual([plain.headers.location, plain.headers['set-cookie']], [link.url, undefined]);
     });
 
     it('follows an edit of the rules at the next visit, a cached link included, and answers as before once they are removed', async () => {

@@ -1,5 +1,6 @@
 // What a step of the redirect pipeline is (decision 0039): a per-link option made into a function of a visit,
 // once, when the link is loaded; the pipeline runs a link's steps in the order of steps.ts, and a plain link has none.
+import type { IncomingMessage } from 'node:http';
 import type { LinkTarget } from '../../storage/stores/links.js';
 import type { Visitor } from '../../visitors/visitor.js';
 import { withVisitorQuery } from '../query-forwarding.js';
@@ -18,6 +19,8 @@ export class Visit {
   forwarded: string | undefined;
   /** The answer depends on the visitor: a 302 browsers must not keep (`private, no-store`), whatever REDIRECT_STATUS says. */
   personal = false;
+  /** A cookie the answer sets (a split's choice, kept by the visitor's browser), as a Set-Cookie value. */
+  cookie: string | undefined;
   private known: Visitor | undefined;
 
   constructor(
@@ -26,6 +29,10 @@ export class Visit {
     readonly unlocked: boolean,
     forwarded: string | undefined,
     private readonly describe: () => Visitor,
+    /** The request, for what a step reads of it besides the visitor (a cookie); none when a visit is only evaluated. */
+    readonly request?: IncomingMessage,
+    /** The link's path (`/{key}`), where a cookie of the link is kept. */
+    readonly path = '/',
   ) {
     this.url = target.url;
     this.forwarded = forwarded;
