@@ -18,6 +18,7 @@ export function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
     reusable: false,
     reuseExisting: false,
     forwardQuery: true,
+    rules: [],
     ...extra,
   };
 }

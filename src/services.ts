@@ -32,6 +32,7 @@ import { LinkResolver } from './redirect/link-resolver.js';
 import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
 import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeline.js';
+import { requestVisitors } from './redirect/request-visitor.js';
 import { LocalCounters } from './shared-state/counters.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
@@ -171,6 +172,12 @@ export function createSingleSignOn(
   return { client, signOn: new SingleSignOn(config.oidc, client, database.people, sessions, used, log) };
 }
 
+/**
+ * The country of a visitor's address, for a link's rules (the redirect's and the evaluation's): the bundled
+ * database, read (once per process) only when a rule first asks for a country.
+ */
+export const visitorCountries = (address: string): string | null => bundledCountries()(address);
+
 /** The server's redirect side: the pipeline, and what keeps its caches exact and its clicks written. */
 export interface Redirects {
   readonly pipeline: RedirectPipeline;
@@ -223,6 +230,8 @@ export function createRedirects(
     // A link's password on the bounded, niced threads every password shares; busy: the form's 503 page.
     (password, stored) => passwords.check('link', password, stored),
     config.forwardQuery,
+    // Who a visitor is, for a link's rules: the client's address as analytics reads it, and its country.
+    requestVisitors(clientAddress(config.trustProxy), visitorCountries),
   );
   let started = false;
   return {

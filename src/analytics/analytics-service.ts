@@ -1,4 +1,5 @@
 import type { Caller } from '../accounts/caller.js';
+import { ISO_TIMESTAMP } from '../iso-instants.js';
 import type { LinkService } from '../links/link-service.js';
 import type { AnalyticsStore, ClickCountQuery, TopColumn } from '../storage/stores/analytics.js';
 import { ANALYTICS_ERRORS } from './analytics-errors.js';
@@ -154,8 +155,6 @@ function instant(field: 'from' | 'to', text: string): number {
   if (Number.isNaN(at) || at < 0) throw ANALYTICS_ERRORS.instant(field);
   return at;
 }
-
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 function byClicksThenLabel(a: TopEntry, b: TopEntry): number {
   return b.click - a.click || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);

@@ -16,10 +16,14 @@ export function csvField(value: unknown): string {
 
 const csvLine = (values: unknown[]) => `${values.map(csvField).join(',')}\r\n`;
 
+/** A link's field as a CSV cell: its rules as JSON text (empty: none), the rest as they are. */
+const cellOf = (link: ExportedLink, field: keyof ExportedLink): unknown =>
+  field === 'rules' ? (link.rules.length === 0 ? '' : JSON.stringify(link.rules)) : link[field];
+
 /** What `brief export --format csv` writes: the header, then each link a line. */
 export const exportCsv = {
   header: csvLine([...EXPORTED_FIELDS]),
-  line: (link: ExportedLink) => csvLine(EXPORTED_FIELDS.map((field) => link[field])),
+  line: (link: ExportedLink) => csvLine(EXPORTED_FIELDS.map((field) => cellOf(link, field))),
 };
 
 const formats: Record<'jsonl' | 'csv', { header?: string; line(link: ExportedLink): string }> = {

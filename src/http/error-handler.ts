@@ -157,8 +157,12 @@ function fromSchemaErrors(errors: AjvError[]): BriefError {
   return new BriefError('E_VALIDATION_ERROR', fieldErrors[0]?.message ?? 'Invalid request', fieldErrors);
 }
 
+/** A JSON pointer to a field as the answers name it: `/rules/2/url` is `rules.2.url`. */
+const fieldPath = (pointer: string): string => pointer.replace(/^\//, '').replaceAll('/', '.');
+
 function toFieldError(error: AjvError): FieldError {
-  const field = error.keyword === 'required' ? String(error.params.missingProperty) : error.instancePath.replace(/^\//, '') || 'request';
+  const parent = fieldPath(error.instancePath);
+  const field = error.keyword === 'required' ? `${parent === '' ? '' : `${parent}.`}${String(error.params.missingProperty)}` : parent || 'request';
   const { minimum, maximum } = error.parentSchema ?? {};
   switch (error.keyword) {
     case 'required':

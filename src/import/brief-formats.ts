@@ -19,6 +19,7 @@ const BRIEF_COLUMNS = {
   expires: ['expires'],
   hasPassword: ['haspassword'],
   forwardQuery: ['forwardquery'],
+  rules: ['rules'],
 } satisfies Columns<string>;
 
 type BriefField = keyof typeof BRIEF_COLUMNS;
@@ -28,6 +29,21 @@ function flag(value: unknown, field: string): boolean | undefined {
   if (value === true || value === 'true' || value === 1 || value === '1') return true;
   if (value === false || value === 'false' || value === 0 || value === '0') return false;
   throw new RowProblem(`its ${field} "${String(value)}" is neither true nor false`);
+}
+
+/** A Brief export's rules: a list in JSON lines, its JSON text in a CSV cell; empty or absent: none. */
+function rulesIn(value: unknown): readonly unknown[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let rules = value;
+  if (typeof value === 'string') {
+    try {
+      rules = JSON.parse(value);
+    } catch {
+      throw new RowProblem('its rules are not JSON');
+    }
+  }
+  if (!Array.isArray(rules)) throw new RowProblem('its rules are not a list');
+  return rules.length === 0 ? undefined : rules;
 }
 
 function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): SourceRow {
@@ -50,6 +66,7 @@ function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): So
       blocked: status === 'blocked',
       hasPassword: flag(link.hasPassword, 'hasPassword'),
       forwardQuery: flag(link.forwardQuery, 'forwardQuery'),
+      rules: rulesIn(link.rules),
     };
   });
 }

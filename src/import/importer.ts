@@ -6,9 +6,11 @@ import type { ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { COMMENT_MAX_LENGTH, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
+import { checkRules, type RuleInput, ruleTargets } from '../links/link-rules.js';
 import { urlHash } from '../links/url-hash.js';
 import { linkDestination } from '../net/normalize-url.js';
 import type { ImportedLink, ImportStore } from '../services.js';
+import type { StoredRule } from '../storage/stores/links.js';
 import { MalformedInput } from './csv-records.js';
 import type { SourceRow } from './source-rows.js';
 
@@ -195,6 +197,7 @@ export class Importer {
     } catch (error) {
       throw new Refused(reasonOf(error));
     }
+    const rules = await this.rules(caller, row.rules);
     const originDomain = row.domain?.toLowerCase() ?? '';
     const hash = urlHash(url.href);
     return {
@@ -213,7 +216,24 @@ export class Importer {
       status: row.blocked ? 'blocked' : 'public',
       clicks: row.clicks ?? 0,
       forwardQuery: row.forwardQuery !== false,
+      rules,
     };
+  }
+
+  /** A row's redirect rules, checked as the API checks them: each target as a link's url is. */
+  private async rules(caller: Caller, raw: readonly unknown[] | undefined): Promise<readonly StoredRule[]> {
+    if (raw === undefined) return [];
+    let rules: StoredRule[];
+    try {
+      rules = checkRules(raw as RuleInput[], this.deps.allowUrlCredentials);
+    } catch (error) {
+      throw new Refused(reasonOf(error));
+    }
+    for (const { url, field } of ruleTargets(rules)) {
+      if (this.deps.blockedHosts.covers(url.hostname)) throw new Refused(`its ${field} host ${url.hostname} is blocked`);
+      if (await this.isShortHost(caller, url)) throw new Refused(`its ${field} points to a short link domain (${clip(url.href)})`);
+    }
+    return rules;
   }
 
   /** Whether a URL points back at a short domain, asked once per account and origin (imports repeat hosts; the scheme decides the port). */
@@ -278,7 +298,7 @@ export class Importer {
 class Refused extends Error {}
 
 function reasonOf(error: unknown): string {
-  if (error instanceof BriefError) return error.message.replace(/^The (\w+) field/, 'its $1');
+  if (error instanceof BriefError) return error.message.replace(/^The ([\w.]+) field/, 'its $1');
   throw error;
 }
 

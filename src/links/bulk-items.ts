@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { BriefError, type FieldError, required, wrongType } from '../errors.js';
+import { BriefError, type FieldError, itemCount, notInList, required, wrongType } from '../errors.js';
 import { LINK_ERRORS } from './link-errors.js';
 import { type CheckedLink, checkLinkInput, fieldErrorsOf } from './link-input.js';
 import { BulkItem } from './v3-schemas.js';
@@ -13,9 +13,13 @@ const checkItemOnce = () => {
   return itemCheck;
 };
 
+/** A field named by its path in the item: `rules.2.conditions.0.type`. */
 function fieldError(error: ErrorObject): FieldError {
-  if (error.keyword === 'required') return required(String(error.params.missingProperty));
-  return wrongType(error.instancePath.replace(/^\//, '') || 'item', String(error.params.type ?? 'valid'));
+  const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (error.keyword === 'required') return required(`${path === '' ? '' : `${path}.`}${String(error.params.missingProperty)}`);
+  if (error.keyword === 'enum') return notInList(path);
+  if (error.keyword === 'minItems' || error.keyword === 'maxItems') return itemCount(path, error.keyword, Number(error.params.limit));
+  return wrongType(path || 'item', String(error.params.type ?? 'valid'));
 }
 
 /**

@@ -3,7 +3,7 @@
 // rule many fields share (missing, too long, a bad format) is worded by errors.ts instead.
 import { ACCOUNT_ERRORS } from '../accounts/account-errors.js';
 import { DOMAIN_ERRORS } from '../domains/domain-errors.js';
-import { BriefError, badFormat, declareError, type FieldError, wrongType } from '../errors.js';
+import { BriefError, badFormat, declareError, type FieldError, required, wrongType } from '../errors.js';
 import { URL_ERRORS } from '../net/url-errors.js';
 import { EXPIRY_ERRORS } from './link-fields.js';
 
@@ -34,7 +34,32 @@ export const LINK_ERRORS = {
       'codeShape',
       `The slug must not be exactly ${codeLength} letters and digits: that is the shape of the codes generated on its domain`,
     ),
-  blockedHost: () => BriefError.invalid('url', 'blocked', 'The url field points to a blocked host'),
+  blockedHost: declareError(
+    'A destination on a blocked host',
+    (field: string) => BriefError.invalid(field, 'blocked', `The ${field} field points to a blocked host`),
+    'rules.0.url',
+  ),
+  /** A rule with both a url and a split. */
+  ruleUrlAndSplit: declareError(
+    'A rule with a url and a split',
+    (field: string) => BriefError.invalid(field, 'oneOf', `The ${field} field must not be given with a split: a rule has a url or a split`),
+    'rules.0.url',
+  ),
+  /** A split whose weights do not share out the visitors whole. */
+  splitWeights: declareError(
+    'A split whose weights do not sum to 100',
+    (field: string, sum: number) => BriefError.invalid(field, 'weights', `The ${field} field's weights must sum to 100, not ${sum}`),
+    'rules.0.split',
+    90,
+  ),
+  ruleWithoutUrl: declareError('A rule with neither a url nor a split', (field: string) => BriefError.field(required(field)), 'rules.1.url'),
+  /** A condition its kind cannot take; `problem` says why, in a few words. */
+  badCondition: declareError(
+    'A condition its kind cannot take',
+    (field: string, problem: string) => BriefError.invalid(field, 'condition', `The ${field} field is invalid: ${problem}`),
+    'rules.2.conditions.0.key',
+    'a query-any condition needs the parameter name as its key',
+  ),
   /** A bulk body that is not an array as sent. */
   notArray: declareError('The body is not an array', () => BriefError.field(wrongType('request', 'array'))),
   /** A bulk item that is not an object (bulk-items.ts); badItems names it by its place in the body. */

@@ -1,13 +1,18 @@
 // Checks of a link's optional fields, shared by every way of making or editing one, and the errors of
 // an expiry, declared here (decision 0037) rather than in link-errors.ts: the web app's typecheck reads
-// this file (through v3-schemas.ts), so it imports nothing but errors.ts.
+// this file (through v3-schemas.ts), so it imports nothing but leaves: errors.ts and iso-instants.ts.
 import { BriefError, badFormat, declareError, tooLong, tooShort } from '../errors.js';
+import { existsOnTheCalendar, ISO_TIMESTAMP } from '../iso-instants.js';
 
 export const TITLE_MAX_LENGTH = 512;
 export const COMMENT_MAX_LENGTH = 1024;
 export const SEARCH_MAX_LENGTH = 200;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;
+/** Conditions in one redirect rule, at most (they all must match: more would be a rule no visit meets). */
+export const MAX_CONDITIONS = 10;
+/** Targets of an A/B split: at least two (else it is a url), at most this many. */
+export const MAX_SPLIT_TARGETS = 10;
 
 /** A free-text field: empty is none; bounded; no NUL (PostgreSQL cannot store it in text). */
 export function optionalText(field: string, value: string | null | undefined, maxLength: number): string | null {
@@ -24,47 +29,22 @@ export function checkPassword(password: string): string {
   return password;
 }
 
-// ISO 8601 with a date, a time and a zone, as JSON.stringify(new Date()) writes it.
-export const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function daysIn(year: number, month: number): number {
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
-}
-
-/**
- * Whether the parts of a timestamp the regex matched name a moment that exists. Date.parse
- * does not check this: it reads 2027-02-30 as 2027-03-02 and 24:00 as the next midnight.
- */
-export function existsOnTheCalendar(parts: RegExpExecArray): boolean {
-  const part = (i: number) => Number(parts[i] ?? 0); // absent seconds and zone (Z) are 0
-  const month = part(2);
-  const day = part(3);
-  return (
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysIn(part(1), month) &&
-    part(4) <= 23 &&
-    part(5) <= 59 &&
-    part(6) <= 59 &&
-    part(7) <= 23 &&
-    part(8) <= 59
-  );
-}
-
 /**
  * `expiredAt` (or another expiry field, named by `field`): an ISO 8601 timestamp with its zone, a date and
  * time that exist, in the future; epoch milliseconds.
  */
 export function parseExpiry(value: string, now = Date.now(), field = 'expiredAt'): number {
+  const at = parseInstant(value, field);
+  if (at <= now) throw EXPIRY_ERRORS.past(field);
+  return at;
+}
+
+/** An ISO 8601 timestamp with its zone, a date and time that exist (past or future); epoch milliseconds. */
+export function parseInstant(value: string, field: string): number {
   const parts = ISO_TIMESTAMP.exec(value);
   if (parts && !existsOnTheCalendar(parts)) throw EXPIRY_ERRORS.impossibleDate(field, value);
   const at = parts ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(at)) throw EXPIRY_ERRORS.notATimestamp(field);
-  if (at <= now) throw EXPIRY_ERRORS.past(field);
   return at;
 }
 

@@ -2,8 +2,10 @@
 // caller): a request that fails them is refused before any work (decision 0017).
 import { BriefError, type FieldError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
+import type { StoredRule } from '../storage/stores/links.js';
 import { validateSlug } from './codes.js';
 import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
+import { checkRules, type RuleInput } from './link-rules.js';
 
 /** A link to make, as every version of the interface asks for one. */
 export interface LinkInput {
@@ -23,6 +25,8 @@ export interface LinkInput {
   reuseExisting?: boolean;
   /** false: the redirect drops a visitor's query string instead of adding it to the destination's (decision 0015). */
   forwardQuery?: boolean;
+  /** Redirect rules (decision 0039): the first whose conditions all match chooses the destination. */
+  rules?: readonly RuleInput[];
 }
 
 /** A link input whose fields passed their checks: what is left can fail only at write time. */
@@ -37,6 +41,8 @@ export interface CheckedLink {
   readonly expiresAt: number | null;
   readonly reuseExisting: boolean;
   readonly forwardQuery: boolean;
+  /** Checked, their targets normalized; empty: none. */
+  readonly rules: readonly StoredRule[];
 }
 
 /** The field errors of a validation error; any other error is thrown on. */
@@ -70,6 +76,7 @@ export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now 
     expiresAt: expiredAt ? field(() => parseExpiry(expiredAt, now)) : null,
     reuseExisting: input.reuseExisting === true,
     forwardQuery: input.forwardQuery !== false,
+    rules: input.rules === undefined ? [] : (field(() => checkRules(input.rules!, allowCredentials)) ?? []),
   };
   const [first] = errors;
   if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);

@@ -14,6 +14,7 @@ import { LINK_ERRORS } from './link-errors.js';
 import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
 import { parseLinkReference } from './link-reference.js';
+import { checkRules, ruleTargets } from './link-rules.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
 import type { ShortenInput } from './schemas.js';
 import { urlHash } from './url-hash.js';
@@ -130,11 +131,12 @@ export class LinkService {
     refuseCodeShapedSlug(slug, domain.codeLength);
     await this.domains.refuseLoop(caller, url);
     this.refuseBlocked(url);
+    await this.refuseRuleTargets(caller, input.rules);
 
-    const { reuseExisting: reuse, forwardQuery } = input;
-    // A password, an expiry or forwarding turned off makes a link of its own: never returned for another request, never
-    // returned to one.
-    const ordinary = password === null && expiresAt === null && forwardQuery;
+    const { reuseExisting: reuse, forwardQuery, rules } = input;
+    // A password, an expiry, forwarding turned off or rules make a link of its own: never returned for another
+    // request, never returned to one.
+    const ordinary = password === null && expiresAt === null && forwardQuery && rules.length === 0;
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
@@ -148,6 +150,7 @@ export class LinkService {
       reusable: ordinary,
       reuseExisting: reuse && ordinary,
       forwardQuery,
+      rules,
     };
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
     if (fields.reuseExisting && slug === null) {
@@ -224,6 +227,10 @@ export class LinkService {
     if (edit.comment !== undefined) changes.comment = optionalText('comment', edit.comment, COMMENT_MAX_LENGTH);
     if (edit.expiredAt !== undefined) changes.expiresAt = edit.expiredAt === null ? null : parseExpiry(edit.expiredAt);
     if (edit.forwardQuery !== undefined) changes.forwardQuery = edit.forwardQuery;
+    if (edit.rules !== undefined) {
+      changes.rules = checkRules(edit.rules, this.config.allowUrlCredentials);
+      await this.refuseRuleTargets(caller, changes.rules);
+    }
     if (edit.password !== undefined)
       changes.passwordHash = edit.password === null ? null : await this.passwords.hash('link', checkPassword(edit.password));
     const updated = await this.store.update(link, changes);
@@ -266,10 +273,18 @@ export class LinkService {
     };
   }
 
-  private refuseBlocked(url: URL): void {
+  private refuseBlocked(url: URL, field = 'url'): void {
     if (this.blockedHosts.covers(url.hostname)) {
       this.blockedRefusals++;
-      throw LINK_ERRORS.blockedHost();
+      throw LINK_ERRORS.blockedHost(field);
+    }
+  }
+
+  /** A rule's target is refused as a link's url is: not a short domain (a loop), not a blocked host. */
+  private async refuseRuleTargets(caller: Caller, rules: CheckedLink['rules']): Promise<void> {
+    for (const { url, field } of ruleTargets(rules)) {
+      await this.domains.refuseLoop(caller, url, field);
+      this.refuseBlocked(url, field);
     }
   }
 

@@ -2,11 +2,64 @@
 // through v3-routes.ts, the API document.
 import { type Static, Type } from '@sinclair/typebox';
 import { withDefaults } from '../query-defaults.js';
-import { SEARCH_MAX_LENGTH } from './link-fields.js';
+import { CONDITION_TYPES, MAX_RULES } from '../redirect/rules/rule-types.js';
+import { MAX_CONDITIONS, MAX_SPLIT_TARGETS, SEARCH_MAX_LENGTH } from './link-fields.js';
 
 const FORWARD_QUERY =
   "Brief's addition: whether the redirect adds a visitor's query string to the destination's (the destination's own value " +
   'wins a clash; decision 0015). Default true; false: the destination as stored, whatever the visitor sent.';
+
+const RULES =
+  "Brief's addition (decision 0039): redirect rules, in order. The first rule whose conditions all match sends the " +
+  "visitor to its `url` (checked as a link's url: http(s), not a short domain, not a blocked host); none matching, " +
+  `the link's own url. The link's query forwarding applies to whichever url is chosen. At most ${MAX_RULES} rules, ` +
+  `each with 1 to ${MAX_CONDITIONS} conditions. A link with rules answers 302 with \`Cache-Control: private, no-store\`. ` +
+  'Instead of `url`, a rule may have a `split`: an A/B split of the matching visitors between its targets.';
+
+/** One condition of a rule: which of `key` and `value` it takes depends on its type. */
+const RuleCondition = Type.Object({
+  type: Type.Unsafe<(typeof CONDITION_TYPES)[number]>({ type: 'string', enum: [...CONDITION_TYPES] }),
+  key: Type.Optional(
+    Type.String({ description: 'The query parameter (`query`, `query-any`, `query-none`), or the IANA time zone (`weekday`, `hours`).' }),
+  ),
+  value: Type.Optional(
+    Type.String({ description: 'What the condition matches: a device, a language, a country, a value, an address or CIDR, an instant, …' }),
+  ),
+});
+
+/** A redirect rule as the API takes and answers it. */
+export const RuleSchema = Type.Object({
+  url: Type.Optional(Type.String({ description: 'Where a matching visitor goes; absent when the rule has a split.' })),
+  split: Type.Optional(
+    Type.Array(Type.Object({ url: Type.String(), weight: Type.Integer({ description: '1 to 100.' }) }), {
+      description:
+        `Instead of url: 2 to ${MAX_SPLIT_TARGETS} targets, each url checked as a link's, with whole-number weights summing to 100. ` +
+        "Each visitor's choice is kept 30 days by a cookie on the link's path (`brief_split`, a number 0–99; nothing of the " +
+        'visitor is stored on the server); crawlers and link previews always get the first target.',
+      examples: [
+        [
+          { url: 'https://example.com/landing-a', weight: 50 },
+          { url: 'https://example.com/landing-b', weight: 50 },
+        ],
+      ],
+    }),
+  ),
+  conditions: Type.Array(RuleCondition, { description: `1 to ${MAX_CONDITIONS} conditions; all must match.` }),
+});
+export type RuleSchema = Static<typeof RuleSchema>;
+
+const RULES_EXAMPLE = [
+  { url: 'https://example.com/app/android', conditions: [{ type: 'device', value: 'android' }] },
+  {
+    url: 'https://example.com/newsletter-landing',
+    conditions: [
+      { type: 'query', key: 'utm_source', value: 'newsletter' },
+      { type: 'query-any', key: 'ref' },
+    ],
+  },
+];
+
+const Rules = Type.Array(RuleSchema, { description: RULES, examples: [RULES_EXAMPLE] });
 
 const WorkspaceId = Type.Optional(
   Type.String({
@@ -33,6 +86,7 @@ export const BulkItem = Type.Object({
     Type.Boolean({ description: "Return the caller's existing link to the URL instead of a new one (never for a password or expiry)." }),
   ),
   forwardQuery: Type.Optional(Type.Boolean({ description: FORWARD_QUERY })),
+  rules: Type.Optional(Rules),
 });
 export type BulkItem = Static<typeof BulkItem>;
 
@@ -135,6 +189,7 @@ const linkFields = {
   expiresAt: Type.Union([Timestamp, Type.Null()]),
   hasPassword: Type.Boolean({ description: "Brief's addition: whether visitors must enter a password." }),
   forwardQuery: Type.Boolean({ description: FORWARD_QUERY }),
+  rules: Type.Array(RuleSchema, { description: `${RULES} \`[]\` when the link has none.`, examples: [RULES_EXAMPLE] }),
   userId: Uuid,
   workspaceId: Uuid,
   comment: Type.String(),
@@ -172,6 +227,12 @@ export const EditBody = Type.Object(
       }),
     ),
     forwardQuery: Type.Optional(Type.Boolean({ description: `${FORWARD_QUERY} Turning it off takes the link out of dedupe.` })),
+    rules: Type.Optional(
+      Type.Array(RuleSchema, {
+        description: `${RULES} Replaces the link's rules; \`[]\` removes them. Rules take the link out of dedupe.`,
+        examples: [RULES_EXAMPLE],
+      }),
+    ),
   },
   { description: 'Only the fields given change.' },
 );

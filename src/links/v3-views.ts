@@ -2,6 +2,7 @@
 import { linkUuid, userUuid, workspaceUuid } from '../accounts/ids.js';
 import type { MadeLink, PlacedLink } from './link-service.js';
 import { shortUrl } from './link-view.js';
+import type { RuleSchema } from './v3-schemas.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -48,6 +49,8 @@ function toV3Link({ link, domain }: PlacedLink, clicks: number) {
     expiresAt: iso(link.expiresAt),
     hasPassword: link.passwordHash !== null,
     forwardQuery: link.forwardQuery,
+    // Checked against the API's own shape before they were stored (link-rules.ts).
+    rules: link.rules as RuleSchema[],
     userId: userUuid(link.accountId),
     workspaceId: workspaceUuid(link.accountId),
     comment: link.comment ?? '',

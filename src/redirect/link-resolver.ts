@@ -1,6 +1,8 @@
 import { LINK_KEY } from '../links/codes.js';
-import type { LinkStore, LinkTarget } from '../storage/stores/links.js';
+import type { LinkStore } from '../storage/stores/links.js';
 import type { RedirectCache } from './redirect-cache.js';
+import type { RedirectTarget } from './steps/redirect-step.js';
+import { withSteps } from './steps/steps.js';
 
 const MAX_HOST_LENGTH = 300;
 
@@ -22,9 +24,10 @@ export class LinkResolver {
 
   /**
    * The answer without waiting: from the cache, else (SQLite) from the store's
-   * synchronous read. null when there is no such link (or the key cannot be one).
+   * synchronous read. null when there is no such link (or the key cannot be one). A target read
+   * from the store gets its steps here, once, before the cache keeps it.
    */
-  resolveNow(domain: string, key: string): LinkTarget | null | typeof ASK_DATABASE {
+  resolveNow(domain: string, key: string): RedirectTarget | null | typeof ASK_DATABASE {
     if (!LINK_KEY.test(key) || domain.length > MAX_HOST_LENGTH) return null;
     const cached = this.cache.get(domain, key);
     if (cached !== undefined) return cached;
@@ -33,17 +36,17 @@ export class LinkResolver {
     // Synchronous: no change can land between the snapshot and set().
     this.storeReads++;
     const snapshot = this.cache.snapshot();
-    const target = reads.target(domain, key);
+    const target = withSteps(reads.target(domain, key));
     this.cache.set(domain, key, target, snapshot);
     return target;
   }
 
-  async resolve(domain: string, key: string): Promise<LinkTarget | null> {
+  async resolve(domain: string, key: string): Promise<RedirectTarget | null> {
     const now = this.resolveNow(domain, key);
     if (now !== ASK_DATABASE) return now;
     this.storeReads++;
     const snapshot = this.cache.snapshot();
-    const target = await this.store.target(domain, key);
+    const target = withSteps(await this.store.target(domain, key));
     this.cache.set(domain, key, target, snapshot);
     return target;
   }

@@ -40,8 +40,9 @@ export const TOO_MANY_ATTEMPTS = page(429, TOO_MANY_ATTEMPTS_PAGE, 'cache-contro
 export const PASSWORD_CHECKS_BUSY = page(503, PASSWORD_CHECKS_BUSY_PAGE, 'cache-control', 'no-store', 'retry-after', '1');
 
 /** After the right password: on to the destination, as a GET (303), not cached. */
-export function unlocked(url: string): RedirectAnswer {
-  return { status: 303, headers: ['location', url, 'cache-control', 'no-store', 'content-length', '0'], body: '' };
+export function unlocked(url: string, cookie?: string): RedirectAnswer {
+  const headers = ['location', url, 'cache-control', 'no-store', 'content-length', '0'];
+  return { status: 303, headers: cookie === undefined ? headers : [...headers, 'set-cookie', cookie], body: '' };
 }
 
 /**
@@ -52,15 +53,25 @@ export function settingRedirect(url: string): RedirectAnswer {
   return Object.freeze({ status: 302, headers: Object.freeze(['location', url, 'cache-control', 'no-store', 'content-length', '0']), body: '' });
 }
 
-/** Builds the answer for a target; headers that never change are built once. */
-export function redirectAnswers(config: Config): (target: LinkTarget | null, location?: string) => RedirectAnswer {
+/**
+ * Builds the answer for a target; headers that never change are built once. `personal`: the destination depends on
+ * the visitor (a link's rules), so the answer is a 302 no browser keeps, whatever REDIRECT_STATUS says: a kept 301
+ * would pin a browser to one target.
+ */
+export function redirectAnswers(
+  config: Config,
+): (target: LinkTarget | null, location?: string, personal?: boolean, cookie?: string) => RedirectAnswer {
   // Permanent redirects may be cached by browsers, but only briefly, so a deleted link dies soon.
   const cacheControl = config.redirectStatus === 301 || config.redirectStatus === 308 ? 'private, max-age=90' : 'no-store';
   const status = config.redirectStatus;
   // `location`: the destination with a visitor's query string (query-forwarding.ts); the stored url without one.
-  return (target, location) => {
+  return (target, location, personal, cookie) => {
     if (!target) return NOT_FOUND;
     if (target.blocked) return BLOCKED;
+    if (personal) {
+      const headers = ['location', location ?? target.url, 'cache-control', 'private, no-store', 'content-length', '0'];
+      return { status: 302, headers: cookie === undefined ? headers : [...headers, 'set-cookie', cookie], body: '' };
+    }
     return { status, headers: ['location', location ?? target.url, 'cache-control', cacheControl, 'content-length', '0'], body: '' };
   };
 }

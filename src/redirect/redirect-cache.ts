@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { LinkTarget, SyncLinkReads } from '../storage/stores/links.js';
+import type { SyncLinkReads } from '../storage/stores/links.js';
+import type { RedirectTarget } from './steps/redirect-step.js';
 import { Doorkeeper } from './structures/doorkeeper.js';
 import { LinkIndex } from './structures/link-index.js';
 
@@ -7,7 +8,7 @@ import { LinkIndex } from './structures/link-index.js';
 const MAX_DOORKEEPER_WINDOW = 4_000_000;
 
 /** A cached "no such link", kept briefly so floods of unknown keys do not reach the database. */
-const MISSING: LinkTarget = Object.freeze({ id: 0, url: '', blocked: false });
+const MISSING: RedirectTarget = Object.freeze({ id: 0, url: '', blocked: false });
 
 export interface RedirectCacheOptions {
   /** LRU entries; 0 turns the LRU off. */
@@ -33,7 +34,7 @@ export interface RedirectCacheOptions {
  * the LRU's age bound caps staleness when a change notice is missed.
  */
 export class RedirectCache {
-  private readonly entries: LRUCache<string, LinkTarget> | undefined;
+  private readonly entries: LRUCache<string, RedirectTarget> | undefined;
   private readonly index: LinkIndex | undefined;
   private readonly indexSource: SyncLinkReads | undefined;
   /** True once loadIndex() has filled the index: from then on it is asked first. */
@@ -78,7 +79,7 @@ export class RedirectCache {
   }
 
   /** A target, null for a cached miss, undefined when the cache has no answer. */
-  get(domain: string, key: string): LinkTarget | null | undefined {
+  get(domain: string, key: string): RedirectTarget | null | undefined {
     if (this.indexed) {
       const held = this.index!.get(domain, key);
       if (held) {
@@ -104,17 +105,10 @@ export class RedirectCache {
     return this.generation;
   }
 
-  set(domain: string, key: string, target: LinkTarget | null, snapshot: number): void {
+  set(domain: string, key: string, target: RedirectTarget | null, snapshot: number): void {
     if (snapshot !== this.generation) return;
-    // The index holds ordinary links only: a password, an expiry or forwarding turned off does not fit its records.
-    if (
-      target &&
-      target.guard === undefined &&
-      target.forwardQuery === undefined &&
-      this.indexed &&
-      this.index!.put(domain, key, target.id, target.url, target.blocked)
-    )
-      return;
+    // The index holds plain links only: a link with steps (any per-link option, steps/steps.ts) does not fit its records.
+    if (target && target.steps === undefined && this.indexed && this.index!.put(domain, key, target.id, target.url, target.blocked)) return;
     if (!this.entries) return;
     // One-hit wonders stay out (see Doorkeeper): they would only evict links that are visited again.
     if (!this.doorkeeper.admit(domain, key)) return;

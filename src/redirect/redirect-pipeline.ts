@@ -1,11 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { PasswordPool } from '../passwords/password-pool.js';
-import type { LinkGuard, LinkTarget } from '../storage/stores/links.js';
+import type { LinkTarget } from '../storage/stores/links.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
 import { withVisitorQuery } from './query-forwarding.js';
-import { BLOCKED, EXPIRED, PASSWORD_CHECKS_BUSY, PASSWORD_FORM, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
+import { BLOCKED, PASSWORD_CHECKS_BUSY, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
+import { requestVisitors, type VisitorOfRequest } from './request-visitor.js';
+import { isExpired } from './steps/expiry.js';
+import { type RedirectTarget, Visit } from './steps/redirect-step.js';
 
 /**
  * Something that sees every visit: a GET redirect to a live link (not HEAD, not a
@@ -29,8 +32,9 @@ function ownPasswordCheck(): PasswordCheck {
  * domain (the Host header picks the domain; a Host that is none answers as the default domain
  * unless STRICT_HOSTS is on, decision 0015), GET and HEAD / (a domain's home redirect), and
  * POST of a protected link's password. Every rule of a redirect lives here: what a key is,
- * Brief's reserved words, blocked, expired and unknown links (and a domain's not-found
- * redirect), passwords, and who is told of a visit. Its two doors call
+ * Brief's reserved words, blocked and unknown links (and a domain's not-found redirect), the
+ * blocklist, who is told of a visit, and the link's own steps (steps/steps.ts: expiry, password,
+ * rules, query forwarding), which a plain link has none of. Its two doors call
  * it: the node:http fast path (fast-path.ts) with answerNow, before Fastify, and the
  * Fastify routes (routes.ts) with answer and unlock, for what the fast path leaves (and
  * for app.inject).
@@ -41,8 +45,12 @@ export class RedirectPipeline {
 
   constructor(
     private readonly resolver: LinkResolver,
-    /** The answer for a target (its `location` when given: the destination with the visitor's query, else its url). */
-    private readonly answerFor: (target: LinkTarget | null, location?: string) => RedirectAnswer,
+    /**
+     * The answer for a target (its `location` when given: the destination chosen, with the visitor's query, else its
+     * url); `personal`: the destination depends on the visitor, so browsers must not keep the answer; `cookie`: a
+     * Set-Cookie value to send with it (a split's choice).
+     */
+    private readonly answerFor: (target: LinkTarget | null, location?: string, personal?: boolean, cookie?: string) => RedirectAnswer,
     private readonly observers: readonly VisitObserver[],
     /**
      * The domains' home and not-found redirects, by lower-case host (asked only for `/` and unknown
@@ -60,6 +68,8 @@ export class RedirectPipeline {
     private readonly checkPassword: PasswordCheck = ownPasswordCheck(),
     /** FORWARD_QUERY: a visitor's query string is added to the destination's (decision 0015). */
     private readonly forwardQuery = true,
+    /** Who a request's visitor is, for the steps that ask (a link's rules). */
+    private readonly visitorOf: VisitorOfRequest = requestVisitors(),
   ) {}
 
   /**
@@ -117,14 +127,16 @@ export class RedirectPipeline {
     const target = this.served(domain, LINK_KEY.test(key) ? await this.resolver.resolve(domain, key) : null);
     const passwordHash = target?.guard?.passwordHash;
     const query = this.queryOf(request);
-    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target.guard)) return this.finish(request, domain, key, target, query);
+    if (!target || this.isBlocked(target) || !passwordHash || isExpired(target)) return this.finish(request, domain, key, target, query);
     if (!password) return WRONG_PASSWORD;
     const right = await this.checkPassword(password, passwordHash);
     if (right === 'busy') return PASSWORD_CHECKS_BUSY;
     if (!right) return WRONG_PASSWORD;
-    this.visit(target, request);
     // The form posts to its own address, query string included: the visitor's parameters go on with them.
-    return unlocked(this.destination(target, query));
+    const visit = this.walk(request, key, target, query, true);
+    if (!(visit instanceof Visit)) return visit;
+    this.visit(target, request);
+    return unlocked(visit.location(), visit.cookie);
   }
 
   /** What follows the request's first `?`, when there is one and forwarding is on. */
@@ -135,13 +147,8 @@ export class RedirectPipeline {
     return mark === -1 ? undefined : url.slice(mark + 1);
   }
 
-  /** Where a redirect to the target goes: its url, with the visitor's query added unless the link opted out. */
-  private destination(target: LinkTarget, query: string | undefined): string {
-    return query === undefined || target.forwardQuery === false ? target.url : withVisitorQuery(target.url, query);
-  }
-
   /** A link on a domain that serves nothing yet (an unverified claim) is answered as an unknown one. */
-  private served(domain: string, target: LinkTarget | null): LinkTarget | null {
+  private served(domain: string, target: RedirectTarget | null): RedirectTarget | null {
     return target !== null && !this.domains.serves(domain) ? null : target;
   }
 
@@ -149,7 +156,7 @@ export class RedirectPipeline {
     request: IncomingMessage,
     domain: string,
     key: string,
-    target: LinkTarget | null,
+    target: RedirectTarget | null,
     query: string | undefined,
   ): RedirectAnswer | undefined {
     if (target === null) {
@@ -163,14 +170,33 @@ export class RedirectPipeline {
       this.blockedVisits++;
       return BLOCKED;
     }
-    // Most links have no guard: one property test on the hot path.
-    if (target.guard !== undefined && !target.blocked) {
-      if (isExpired(target.guard)) return EXPIRED;
-      if (target.guard.passwordHash !== null) return PASSWORD_FORM;
+    if (target.blocked) return this.answerFor(target);
+    // Most links have no steps: one property test on the hot path, and the answer it always was.
+    if (target.steps === undefined) {
+      if (request.method === 'GET') this.visit(target, request);
+      // A query string is the router's door only; without one, the answer is what it always was.
+      return query === undefined ? this.answerFor(target) : this.answerFor(target, withVisitorQuery(target.url, query));
     }
-    if (!target.blocked && request.method === 'GET') this.visit(target, request);
-    // A query string is the router's door only; without one, the answer is what it always was.
-    return query === undefined || target.blocked ? this.answerFor(target) : this.answerFor(target, this.destination(target, query));
+    const visit = this.walk(request, key, target, query, false);
+    if (!(visit instanceof Visit)) return visit;
+    if (request.method === 'GET') this.visit(target, request);
+    return this.answerFor(target, visit.location(), visit.personal, visit.cookie);
+  }
+
+  /** Runs a link's steps in order: the first answer one gives, or the visit as they left it. */
+  private walk(
+    request: IncomingMessage,
+    key: string,
+    target: RedirectTarget,
+    query: string | undefined,
+    unlockedNow: boolean,
+  ): Visit | RedirectAnswer {
+    const visit = new Visit(target, unlockedNow, query, () => this.visitorOf(request), request, `/${key}`);
+    for (const step of target.steps ?? []) {
+      const answer = step(visit);
+      if (answer !== undefined) return answer;
+    }
+    return visit;
   }
 
   private isBlocked(target: LinkTarget): boolean {
@@ -180,8 +206,4 @@ export class RedirectPipeline {
   private visit(target: LinkTarget, request: IncomingMessage): void {
     for (const observe of this.observers) observe(target, request);
   }
-}
-
-function isExpired(guard: LinkGuard | undefined): boolean {
-  return guard !== undefined && guard.expiresAt !== null && guard.expiresAt <= Date.now();
 }

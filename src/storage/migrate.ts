@@ -18,6 +18,7 @@ import { tokenMakers } from './migrations/0017-token-makers.js';
 import { invitationAttempts } from './migrations/0018-invitation-attempts.js';
 import { passwordResets } from './migrations/0019-password-resets.js';
 import { serverSettings } from './migrations/0020-server-settings.js';
+import { linkRules } from './migrations/0021-link-rules.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -40,6 +41,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0018-invitation-attempts': invitationAttempts(database.dialect),
     '0019-password-resets': passwordResets(database.dialect),
     '0020-server-settings': serverSettings(database.dialect),
+    '0021-link-rules': linkRules(database.dialect),
   };
 }
 

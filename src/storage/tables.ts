@@ -75,6 +75,8 @@ export interface LinkTable {
   reusable: Generated<boolean | number>;
   /** A visitor's query string is added to the destination's on redirect (decision 0015); 0/1 on SQLite. */
   forward_query: Generated<boolean | number>;
+  /** The link's redirect rules as JSON (an array of StoredRule), null when it has none. */
+  rules: string | null;
   /** Why an administrator blocked the link (`brief link block --reason`); null when not given or not blocked. */
   block_reason: string | null;
   /** Its code is made from its id (decision 0026) and found by decoding; 0/1 on SQLite. Links from before keep stored codes. */

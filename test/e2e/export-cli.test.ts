@@ -10,7 +10,7 @@ import { cliCommands } from '../scale-support/server-process.js';
 import { parseCsv } from '../support/csv.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
-const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery';
+const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery,rules';
 const TRICKY = 'says "hi", then\nleaves';
 const EXPIRES = Date.UTC(2030, 0, 2, 3, 4, 5);
 
@@ -87,6 +87,7 @@ for (const dialect of dialects) {
         expires: '2030-01-02T03:04:05.000Z',
         hasPassword: true,
         forwardQuery: false,
+        rules: [],
       });
       assert.match(fancy.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(plain.isSlug, false);
@@ -112,6 +113,7 @@ for (const dialect of dialects) {
       const plain = Object.fromEntries(rows[0]!.map((name, i) => [name, rows[1]![i]]));
       assert.equal(plain.title, '', 'no title: an empty field');
       assert.equal(plain.expires, '');
+      assert.equal(plain.rules, '', 'no rules: an empty field');
       assert.equal(csvField(' edge '), '" edge "');
       assert.equal(csvField('plain'), 'plain');
     });

@@ -44,6 +44,7 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   '/v3/shorten': { get: V3_ERRORS },
   '/v3/shorten/list': { get: V3_ERRORS },
   '/v3/shorten/{domain}/{slug}': { get: V3_ERRORS, patch: V3_ERRORS, delete: V3_ERRORS },
+  '/v3/shorten/{domain}/{slug}/evaluate': { post: V3_ERRORS },
   '/v3/shorten/domains': {
     get: NOTHING_TO_REFUSE,
     put: V3_ERRORS,
@@ -230,6 +231,7 @@ describe('API document and reference page', () => {
       'POST /auth/workspace/switch',
       'POST /v3/shorten/bulk',
       'POST /v3/shorten/domains/{domain}/verify',
+      'POST /v3/shorten/{domain}/{slug}/evaluate',
       'POST /v3/tokens',
       'POST /{key}',
       'PUT /v3/shorten/domains',

@@ -28,6 +28,13 @@ const CALLS: Call[] = [
   { method: 'GET', url: `/v3/shorten/${BASE_HOST}/nosuchlink`, route: '/v3/shorten/{domain}/{slug}', scope: 'links:read' },
   { method: 'PATCH', url: `/v3/shorten/${BASE_HOST}/nosuchlink`, route: '/v3/shorten/{domain}/{slug}', body: { comment: 'x' }, scope: 'links:write' },
   { method: 'DELETE', url: `/v3/shorten/${BASE_HOST}/nosuchlink`, route: '/v3/shorten/{domain}/{slug}', scope: 'links:write' },
+  {
+    method: 'POST',
+    url: `/v3/shorten/${BASE_HOST}/nosuchlink/evaluate`,
+    route: '/v3/shorten/{domain}/{slug}/evaluate',
+    body: {},
+    scope: 'links:read',
+  },
   { method: 'GET', url: '/v3/shorten/domains', route: '/v3/shorten/domains', scope: 'links:read' },
   { method: 'PUT', url: '/v3/shorten/domains', route: '/v3/shorten/domains', body: { domain: 'scoped.example' }, scope: 'domains:write' },
   { method: 'POST', url: '/v3/shorten/domains/none.example/verify', route: '/v3/shorten/domains/{domain}/verify', scope: 'domains:write' },

@@ -95,6 +95,9 @@ describe('spreadsheet-safe CSV cells', () => {
       expires: fc.option(fc.date({ min: new Date(0), max: new Date(Date.UTC(9999, 0)), noInvalidDate: true }).map((d) => d.toISOString())),
       hasPassword: fc.boolean(),
       forwardQuery: fc.boolean(),
+      rules: fc.array(fc.record({ url: hostileText, conditions: fc.array(fc.record({ type: hostileText, value: hostileText }), { maxLength: 2 }) }), {
+        maxLength: 2,
+      }),
     }) satisfies fc.Arbitrary<ExportedLink>;
     await fc.assert(
       fc.asyncProperty(fc.array(link, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), async (links, cuts) => {
@@ -120,6 +123,7 @@ describe('spreadsheet-safe CSV cells', () => {
               keyIsCode: row.keyIsCode,
               hasPassword: row.hasPassword,
               forwardQuery: row.forwardQuery,
+              rules: row.rules,
             },
             {
               domain: absentWhenEmpty(sent.domain),
@@ -135,6 +139,8 @@ describe('spreadsheet-safe CSV cells', () => {
               keyIsCode: !sent.isSlug,
               hasPassword: sent.hasPassword,
               forwardQuery: sent.forwardQuery,
+              // As plain JSON values (the arbitrary's records have no prototype).
+              rules: sent.rules.length === 0 ? undefined : JSON.parse(JSON.stringify(sent.rules)),
             },
           );
         });

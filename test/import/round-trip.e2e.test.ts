@@ -1,5 +1,5 @@
-// `brief export` → `brief import --format brief` into an empty database gives the same links (JSON lines
-// and CSV; SQLite, and PostgreSQL when TEST_DATABASE_URL is set); a second run skips every row; a dry run
+// `brief export` → `brief import --format brief` into an empty database gives the same links, their redirect
+// rules included (JSON lines and CSV; SQLite, and PostgreSQL when TEST_DATABASE_URL is set); a second run skips every row; a dry run
 // writes nothing (decision 0025).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -58,6 +58,24 @@ for (const dialect of dialects) {
         comment: 'says "hi", then\nleaves',
         expiresAt: EXPIRES,
         forwardQuery: false,
+        // Redirect rules (decision 0039), with text that needs escaping in JSON and in CSV.
+        rules: [
+          { url: 'https://example.com/robots?x=%221%22,2', conditions: [{ type: 'device', value: 'bot' }] },
+          {
+            url: 'https://example.com/news',
+            conditions: [
+              { type: 'query', key: 'utm_source', value: '=news, "today"' },
+              { type: 'query-any', key: 'ref' },
+            ],
+          },
+          {
+            split: [
+              { url: 'https://example.com/a', weight: 30 },
+              { url: 'https://example.com/b', weight: 70 },
+            ],
+            conditions: [{ type: 'query-any', key: 'ab' }],
+          },
+        ],
       });
       await source.database.db.insertInto('link_clicks').values({ link_id: fancy.id, clicks: 7 }).execute();
       const bobs = await make(source.database, bob.id, 'https://example.com/bob', { domain: 'go.test' });
@@ -102,6 +120,26 @@ for (const dialect of dialects) {
       const run = await cli(target, 'import', file, '--format', 'brief');
       assert.match(run.stdout, /imported 2, skipped 0 imported before, 0 could not be imported/);
       assert.deepEqual(lines((await cli(target, 'export')).stdout), coded);
+    });
+
+    it('refuses a row whose rules the API would refuse, saying which part, and imports the rest', async () => {
+      const rule = (url: string, condition: Record<string, string>) => [{ url, conditions: [condition] }];
+      const rows = [
+        { url: 'https://example.com/a', key: 'ok-rules', rules: rule('https://example.com/news', { type: 'query-any', key: 'ref' }) },
+        { url: 'https://example.com/b', key: 'bad-condition', rules: rule('https://example.com/news', { type: 'query', key: 'ref' }) },
+        { url: 'https://example.com/c', key: 'loop', rules: rule('http://go.test/x', { type: 'query-any', key: 'ref' }) },
+        { url: 'https://example.com/d', key: 'not-a-list', rules: { url: 'https://example.com/' } },
+      ];
+      const file = path.join(dir, 'rules.jsonl');
+      fs.writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      const target = await emptyDatabase();
+      const run = await cli(target, 'import', file, '--format', 'brief');
+      assert.match(run.stdout, /imported 1, skipped 0 imported before, 3 could not be imported/);
+      assert.match(run.stderr, /line 2: its rules\.0\.conditions\.0\.value is invalid/);
+      assert.match(run.stderr, /line 3: its rules\.0\.url points to a short link domain/);
+      assert.match(run.stderr, /line 4: its rules are not a list/);
+      const [imported] = lines((await cli(target, 'export')).stdout);
+      assert.deepEqual(imported?.rules, rows[0]!.rules);
     });
 
     it('puts every link in one account with --account, and a dry run reports the same counts but writes nothing', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RedirectCache } from '../../src/redirect/redirect-cache.js';
+import { withSteps } from '../../src/redirect/steps/steps.js';
 import { LinkIndex } from '../../src/redirect/structures/link-index.js';
 import type { SyncLinkReads } from '../../src/storage/stores/links.js';
 
@@ -107,9 +108,11 @@ describe('RedirectCache with a LinkIndex', () => {
     assert.equal(cache.get('d', 'k'), undefined);
   });
 
-  it('keeps links with a password or an expiry out of the index: the LRU holds them, guard and all', () => {
+  it('keeps links with a password or an expiry out of the index: the LRU holds them, guard and steps and all', () => {
     const cache = make(10);
-    const guarded = { ...target, guard: { passwordHash: 'scrypt$x', expiresAt: null } };
+    // As the resolver hands it over: with the steps of its options (steps/steps.ts).
+    const guarded = withSteps({ ...target, guard: { passwordHash: 'scrypt$x', expiresAt: null } })!;
+    assert.equal(guarded.steps?.length, 1, 'one step: the password gate');
     cache.set('d', 'g', guarded, cache.snapshot());
     assert.equal(cache.get('d', 'g'), undefined, 'not in the index after one miss');
     cache.set('d', 'g', guarded, cache.snapshot()); // its second miss: into the LRU

@@ -133,6 +133,30 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
       assert.ok(await eventually(async () => (await visit(a, key)).status === 200, 1_000), 'A does not ask for the new password');
     });
 
+    it('makes A follow rules set and removed on B within 1 s (v3 PATCH, decision 0039)', async () => {
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const made = await request(a.port, 'POST', '/v3/shorten/bulk', auth, JSON.stringify([{ url: 'https://example.com/ruled-later' }]));
+      assert.equal(made.status, 200, made.body);
+      const key: string = made.json()[0].slug;
+      const visitWith = (query: string) => request(a.port, 'GET', `/${key}?${query}`, { host: SHORT_HOST });
+      assert.equal((await visit(a, key)).status, 301);
+      assert.equal((await visit(a, key)).status, 301); // now in A's cache
+      assert.equal((await visitWith('ref=1')).status, 301);
+
+      const edit = (body: object) => request(b.port, 'PATCH', `/v3/shorten/${SHORT_HOST}/${key}`, auth, JSON.stringify(body));
+      const ruled = await edit({ rules: [{ url: 'https://example.com/by-rule', conditions: [{ type: 'query-any', key: 'ref' }] }] });
+      assert.equal(ruled.status, 200, ruled.body);
+      assert.ok(
+        await eventually(async () => (await visitWith('ref=1')).headers.location === 'https://example.com/by-rule?ref=1', 1_000),
+        'A does not follow the rules set on B',
+      );
+      const answer = await visit(a, key);
+      assert.deepEqual([answer.status, answer.headers['cache-control']], [302, 'private, no-store']);
+      assert.equal((await edit({ rules: [] })).status, 200);
+      assert.ok(await eventually(async () => (await visit(a, key)).status === 301, 1_000), 'A still answers by the rules removed on B');
+      assert.equal((await visitWith('ref=1')).headers.location, 'https://example.com/ruled-later?ref=1');
+    });
+
     it('adds up click counts from both instances exactly', async () => {
       const created = await shorten(a, { url: 'https://example.com/counted' });
       const code: string = created.json().code;

@@ -21,6 +21,7 @@ const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink => ({
   status: 'public',
   clicks: 0,
   forwardQuery: true,
+  rules: [],
   ...fields,
 });
 
@@ -34,6 +35,7 @@ describe('import packing', () => {
         link(0),
         link(1, { key: null, title: null, comment: 'moved', expiresAt: 1_900_000_000_000, status: 'blocked', clicks: 12, forwardQuery: false }),
         link(2, { keyIsCode: true, key: 'x4Tq9Zb', clicks: 2 ** 40 }),
+        link(3, { rules: [{ url: 'https://example.com/r', conditions: [{ type: 'query', key: 'a', value: 'b' }] }] }),
       ],
     };
     const packed = packImport(batch);

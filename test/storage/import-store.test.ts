@@ -23,6 +23,7 @@ const link = (n: number, accountId: number): ImportedLink => ({
   status: 'public',
   clicks: n % 3,
   forwardQuery: true,
+  rules: [],
 });
 
 if (dialects.includes('postgres')) {

@@ -140,6 +140,7 @@ describe('SQLite background thread', () => {
       status: 'public' as const,
       clicks: 4,
       forwardQuery: true,
+      rules: [],
     });
     const batch = (dryRun: boolean) => ({
       source: 'bg-test',
@@ -204,6 +205,7 @@ describe('SQLite background thread', () => {
           status: 'public',
           clicks: 0,
           forwardQuery: true,
+          rules: [],
         },
       ],
       () => 7,

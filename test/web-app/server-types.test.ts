@@ -103,8 +103,10 @@ describe('the web app takes its API types from the server', () => {
         'src/analytics/time-series.ts',
         'src/domains/code-lengths.ts',
         'src/errors.ts',
+        'src/iso-instants.ts',
         'src/links/link-fields.ts',
         'src/query-defaults.ts',
+        'src/redirect/rules/rule-types.ts',
         'src/storage/stores/row-ids.ts',
       ],
     );

@@ -1,7 +1,7 @@
 // What each condition type makes of its value (and key): its test, made once, or the value's problem.
 // conditions.ts checks first what every type shares (a string, a key where one is taken, the lengths).
 import { BlockList, isIP } from 'node:net';
-import { existsOnTheCalendar, ISO_TIMESTAMP } from '../../links/link-fields.js';
+import { existsOnTheCalendar, ISO_TIMESTAMP } from '../../iso-instants.js';
 import { LANGUAGE_TAG_MAX, languageTag } from '../../visitors/languages.js';
 import { browserFamily, DEVICE_TAGS, type DeviceTag, isLinux, osFamily } from '../../visitors/user-agent.js';
 import { addressOf, type Visitor } from '../../visitors/visitor.js';

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Connection } from '../connection.js';
 import type { CodePermutation } from '../sql/code-permutation.js';
 import { IS_STORED_KEY } from '../sql/link-codes.js';
-import { toLinkRecord } from '../sql/link-rows.js';
+import { rulesColumn, toLinkRecord } from '../sql/link-rows.js';
 import { SqlLinkStore } from '../sql/link-store.js';
 import type { CreateOutcome, NewLink } from '../stores/links.js';
 import type { Tables } from '../tables.js';
@@ -122,6 +122,7 @@ function insertValues(link: NewLink, id: number, code: string, reusable: boolean
     updated_at: null,
     reusable: reusable ? 1 : 0, // PostgreSQL reads '1' as true
     forward_query: link.forwardQuery ? 1 : 0,
+    rules: rulesColumn(link.rules),
     coded: 1,
   };
 }

@@ -3,6 +3,8 @@
 // the whole run.
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
+import type { StoredRule } from '../stores/links.js';
+import { rulesOf } from './link-rows.js';
 
 export interface ExportedLink {
   domain: string;
@@ -18,6 +20,8 @@ export interface ExportedLink {
   expires: string | null;
   hasPassword: boolean;
   forwardQuery: boolean;
+  /** Its redirect rules, in order; empty: none. */
+  rules: readonly StoredRule[];
 }
 
 export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
@@ -34,6 +38,7 @@ export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
   'expires',
   'hasPassword',
   'forwardQuery',
+  'rules',
 ];
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -60,6 +65,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         'link_clicks.clicks',
         'links.expires_at',
         'links.forward_query',
+        'links.rules',
         // Whether there is a password, never the hash.
         sql<boolean | number>`links.password_hash is not null`.as('has_password'),
       ])
@@ -84,6 +90,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         expires: iso(row.expires_at),
         hasPassword: Boolean(row.has_password),
         forwardQuery: Boolean(row.forward_query),
+        rules: rulesOf(row.rules) ?? [],
       };
     }
     if (rows.length < pageSize) return;

@@ -1,4 +1,4 @@
-import type { LinkRecord, LinkTarget } from '../stores/links.js';
+import type { LinkRecord, LinkTarget, StoredRule } from '../stores/links.js';
 import type { LinkRow } from '../tables.js';
 
 // A links row as the features see it, on both dialects (the SQLite statements prepared once read the same rows).
@@ -22,16 +22,29 @@ export function toLinkRecord(row: LinkRow): LinkRecord {
     updatedAt: row.updated_at,
     reusable: Boolean(row.reusable),
     forwardQuery: Boolean(row.forward_query),
+    rules: rulesOf(row.rules) ?? [],
   };
 }
 
+/** The rules column: null or an empty list is none (undefined). */
+export function rulesOf(column: string | null): readonly StoredRule[] | undefined {
+  if (column === null) return undefined;
+  const rules = JSON.parse(column) as StoredRule[];
+  return rules.length === 0 ? undefined : rules;
+}
+
+/** The rules column of a link's rules: null when it has none. */
+export function rulesColumn(rules: readonly StoredRule[]): string | null {
+  return rules.length === 0 ? null : JSON.stringify(rules);
+}
+
 /** The columns a redirect needs. */
-export const TARGET_COLUMNS = ['id', 'url', 'status', 'password_hash', 'expires_at', 'forward_query'] as const;
+export const TARGET_COLUMNS = ['id', 'url', 'status', 'password_hash', 'expires_at', 'forward_query', 'rules'] as const;
 export type TargetRow = Pick<LinkRow, (typeof TARGET_COLUMNS)[number]>;
 
 /**
- * A target; a guard only when the link has a password or an expiry, and `forwardQuery` only when it is off, so
- * ordinary targets keep one shape.
+ * A target; a guard only when the link has a password or an expiry, `forwardQuery` only when it is off, and `rules`
+ * only when it has some, so ordinary targets keep one shape.
  */
 export function toTarget(row: TargetRow | undefined): LinkTarget | null {
   if (!row) return null;
@@ -40,5 +53,7 @@ export function toTarget(row: TargetRow | undefined): LinkTarget | null {
     row.password_hash === null && row.expires_at === null
       ? { id: row.id, url: row.url, blocked }
       : { id: row.id, url: row.url, blocked, guard: { passwordHash: row.password_hash, expiresAt: row.expires_at } };
-  return row.forward_query ? target : { ...target, forwardQuery: false };
+  const forwarding = row.forward_query ? target : { ...target, forwardQuery: false as const };
+  const rules = rulesOf(row.rules);
+  return rules === undefined ? forwarding : { ...forwarding, rules };
 }

@@ -15,7 +15,7 @@ import type { LinkRow, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import type { CodePermutation } from './code-permutation.js';
 import { IS_STORED_CODE, IS_STORED_KEY, permutationOf } from './link-codes.js';
-import { TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
+import { rulesColumn, TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
 
 // The dedupe index is partial (migrations/0003): a query uses it only when it names the
 // index's condition literally, not as a bound parameter.
@@ -136,6 +136,9 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
           // Off takes the link out of dedupe, as a new destination does: it no longer answers as "the" link to its URL.
           ...(changes.forwardQuery !== undefined && { forward_query: changes.forwardQuery ? 1 : 0 }),
           ...(changes.forwardQuery === false && { reusable: 0 }),
+          // Rules make a link of its own, as a password does: it no longer answers as "the" link to its URL.
+          ...(changes.rules !== undefined && { rules: rulesColumn(changes.rules) }),
+          ...(changes.rules !== undefined && changes.rules.length > 0 && { reusable: 0 }),
           updated_at: Date.now(),
         })
         .where('id', '=', link.id)

@@ -1,3 +1,4 @@
+import { rulesColumn, rulesOf } from '../sql/link-rows.js';
 import type { ImportedLink } from '../stores/imports.js';
 import type { ImportBatch } from './import-batches.js';
 
@@ -17,6 +18,8 @@ export interface PackedImport {
   readonly urls: string[];
   readonly titles: (string | null)[];
   readonly comments: (string | null)[];
+  /** The rules column of each link (JSON text, null: none). */
+  readonly rules: (string | null)[];
   /** accountId, createdAt, expiresAt (NaN: none), clicks: four a link. */
   readonly numbers: Float64Array;
   /** keyIsCode, blocked, forwardQuery: one bit each, a byte a link. */
@@ -54,6 +57,7 @@ export function packImport({ source, links, codeLengths, dryRun }: ImportBatch):
     urls: links.map((link) => link.url),
     titles: links.map((link) => link.title),
     comments: links.map((link) => link.comment),
+    rules: links.map((link) => rulesColumn(link.rules)),
     numbers,
     flags,
     hashes,
@@ -85,6 +89,7 @@ export function unpackImport(packed: PackedImport): ImportBatch {
       status: (flags[i]! & BLOCKED) !== 0 ? 'blocked' : 'public',
       clicks: numbers[i * 4 + 3]!,
       forwardQuery: (flags[i]! & FORWARD_QUERY) !== 0,
+      rules: rulesOf(packed.rules[i]!) ?? [],
     });
   }
   return { source: packed.source, links, codeLengths: packed.codeLengths, dryRun: packed.dryRun };

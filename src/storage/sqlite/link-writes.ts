@@ -1,13 +1,14 @@
 import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { rulesColumn } from '../sql/link-rows.js';
 import type { CreateOutcome, LinkRecord, NewLink } from '../stores/links.js';
 import type { LinkRow } from '../tables.js';
 import { SqliteCodedIds } from './coded-ids.js';
 
 /** The insert's columns in the order of its placeholders. */
 const INSERT =
-  'insert into links (id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, coded) ' +
-  "values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?, ?, 1) on conflict do nothing";
+  'insert into links (id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, coded) ' +
+  "values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?, ?, ?, 1) on conflict do nothing";
 // The dedupe index is partial: the query names its condition literally so SQLite uses it.
 const DUPLICATE =
   'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null and reusable = true';
@@ -29,6 +30,7 @@ type InsertParams = [
   number | null,
   number,
   number,
+  string | null,
 ];
 
 /**
@@ -75,6 +77,7 @@ export class SqliteLinkWrites {
         link.expiresAt,
         reusable ? 1 : 0,
         link.forwardQuery ? 1 : 0,
+        rulesColumn(link.rules),
       );
       if (result.changes === 0) return undefined;
       return {
@@ -95,6 +98,7 @@ export class SqliteLinkWrites {
         updatedAt: null,
         reusable,
         forwardQuery: link.forwardQuery,
+        rules: link.rules,
       };
     };
     const inserted = tryInsert(link.reusable);

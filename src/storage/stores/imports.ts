@@ -1,4 +1,5 @@
 // `brief import`'s records (decision 0025): a row checked and placed, what became of it, and where it goes.
+import type { StoredRule } from './links.js';
 
 /** A row of an import, checked and placed: what its link will be. */
 export interface ImportedLink {
@@ -21,6 +22,8 @@ export interface ImportedLink {
   /** Clicks counted where it came from: the link starts with them. */
   readonly clicks: number;
   readonly forwardQuery: boolean;
+  /** Its redirect rules, checked as the API checks them; empty: none. */
+  readonly rules: readonly StoredRule[];
 }
 
 /** What became of one row: its new link, already imported by an earlier run, or its key held by another link. */

@@ -10,6 +10,16 @@ export const RESERVED_KEYS: ReadonlySet<string> = new Set([
   'docs', 'openapi', 'swagger', 'static', 'assets', 'public', 'login', 'logout', 'qr', 'stats', 'app', 'auth',
 ]);
 
+/**
+ * A link's redirect rule as stored: the shape of `Rule` (src/redirect/rules/rule-types.ts), which storage cannot
+ * import; the links feature checks rules before they are stored, so what is read back is a Rule.
+ */
+export interface StoredRule {
+  readonly url?: string;
+  readonly split?: ReadonlyArray<{ readonly url: string; readonly weight: number }>;
+  readonly conditions: ReadonlyArray<{ readonly type: string; readonly key?: string; readonly value?: string }>;
+}
+
 export interface LinkRecord {
   /** Also the link's `tally`. */
   readonly id: number;
@@ -40,6 +50,8 @@ export interface LinkRecord {
   readonly reusable: boolean;
   /** Its redirect adds a visitor's query string to the destination's (decision 0015); v3's `forwardQuery`. */
   readonly forwardQuery: boolean;
+  /** Its redirect rules, in order; empty when it has none. */
+  readonly rules: readonly StoredRule[];
 }
 
 /** A link to create; the store makes its code from its id. */
@@ -64,6 +76,8 @@ export interface NewLink {
   /** Return the account's dedupe link to the URL, when there is one, instead of making a new link. */
   readonly reuseExisting: boolean;
   readonly forwardQuery: boolean;
+  /** Empty: none. */
+  readonly rules: readonly StoredRule[];
 }
 
 /** What an edit changes; absent fields stay as they are, null clears. */
@@ -74,6 +88,8 @@ export interface LinkChanges {
   readonly expiresAt?: number | null;
   /** Turning it off also takes the link out of dedupe. */
   readonly forwardQuery?: boolean;
+  /** The link's rules, replacing the ones it had; empty removes them. Rules take the link out of dedupe. */
+  readonly rules?: readonly StoredRule[];
 }
 
 /** A link with the clicks counted for it so far. */
@@ -99,6 +115,8 @@ export interface LinkTarget {
   readonly guard?: LinkGuard;
   /** Only on links that do not forward a visitor's query string (v3 `forwardQuery: false`): absent on the rest. */
   readonly forwardQuery?: false;
+  /** Only on links with redirect rules (never empty): absent on the rest. */
+  readonly rules?: readonly StoredRule[];
 }
 
 /** What stands between a visitor and the destination of a guarded link. */

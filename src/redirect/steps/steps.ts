@@ -1,0 +1,24 @@
+// The per-link options of the redirect, in the order their steps run (decision 0039). A new option is one file
+// in this folder and one line in OPTIONS; the pipeline, the cache and the fast path need no change.
+import type { LinkTarget } from '../../storage/stores/links.js';
+import { expiry } from './expiry.js';
+import { noQueryForwarding } from './no-query-forwarding.js';
+import { passwordGate } from './password-gate.js';
+import type { LinkOption, RedirectStep, RedirectTarget } from './redirect-step.js';
+import { rules } from './rules.js';
+
+const OPTIONS: readonly LinkOption[] = [expiry, passwordGate, rules, noQueryForwarding];
+
+/**
+ * A loaded link with the steps its options need, made once (the cache keeps the result): a link that uses none
+ * comes back as it is, without a `steps` property, so the redirect's hot path stays one property test.
+ */
+export function withSteps(target: LinkTarget | null): RedirectTarget | null {
+  if (target === null) return null;
+  const steps: RedirectStep[] = [];
+  for (const option of OPTIONS) {
+    const step = option(target);
+    if (step !== undefined) steps.push(step);
+  }
+  return steps.length === 0 ? target : { ...target, steps };
+}
