@@ -72,20 +72,20 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
       for (const size of WIDTHS) {
         await page.setViewportSize({ width: size.width, height: size.height });
         await assertAccessible(page, `rules editor (${size.name})`);
+        await screenshot(page, `rules-editor-${size.name}`);
       }
-      await screenshot(page, 'rules-editor-phone');
 
       // Rule 2 moved up by the keyboard: the focus stays on the moved rule (its up button is now disabled, so its down one).
       await rule(2).getByRole('button', { name: 'Move up (rule 2)' }).focus();
       await page.keyboard.press('Enter');
       assert.equal(await rule(1).getByLabel('Rule 1 target').inputValue(), 'https://example.com/fr');
       assert.equal(await rule(2).getByLabel('Rule 2 target').inputValue(), 'https://example.com/ios');
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Move down (rule 1)');
+      await focused(page, 'Move down (rule 1)');
       await page.keyboard.press('Enter');
       assert.equal(await rule(1).getByLabel('Rule 1 target').inputValue(), 'https://example.com/ios');
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Move up (rule 2)');
+      await focused(page, 'Move up (rule 2)');
       await page.keyboard.press('Enter');
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Move down (rule 1)');
+      await focused(page, 'Move down (rule 1)');
       assert.equal(await rule(1).getByLabel('Rule 1 target').inputValue(), 'https://example.com/fr');
 
       await section.getByRole('button', { name: 'Save rules' }).click();
@@ -119,8 +119,8 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
       for (const size of WIDTHS) {
         await page.setViewportSize({ width: size.width, height: size.height });
         await assertAccessible(page, `link page with rules and a tried visit (${size.name})`);
+        await screenshot(page, `rules-and-visit-test-${size.name}`);
       }
-      await screenshot(page, 'rules-and-visit-test-desktop');
 
       // A rule removed.
       await section.getByRole('button', { name: 'Edit rules' }).click();
@@ -135,6 +135,11 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
     }
   });
 });
+
+/** Waits until the focus is on the button named `name` (the focus moves once the list is drawn again). */
+async function focused(page: Page, name: string): Promise<void> {
+  await page.waitForFunction((text) => document.activeElement?.textContent === text, name);
+}
 
 async function closePage(page: Page): Promise<void> {
   if (!page.isClosed()) await page.close();

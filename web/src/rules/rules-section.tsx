@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { ApiError, api, type OneLink } from '../api';
 import { Field } from '../components/field';
 import { formatDateTime } from '../format';
@@ -97,7 +97,7 @@ function RulesForm(props: { link: OneLink; drafts: RuleDraft[]; onChange: (draft
   const [busy, setBusy] = useState(false);
   // After a move, the focus stays on the moved rule's button (or its other one, at an end of the list).
   const [focus, setFocus] = useState<string | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focus === null) return;
     const button = document.getElementById(focus) as HTMLButtonElement | null;
     const other = document.getElementById(focus.endsWith('-up') ? focus.replace(/-up$/, '-down') : focus.replace(/-down$/, '-up'));
@@ -105,7 +105,11 @@ function RulesForm(props: { link: OneLink; drafts: RuleDraft[]; onChange: (draft
     setFocus(null);
   }, [focus]);
 
-  const update = (i: number, rule: RuleDraft) => props.onChange(drafts.map((r, j) => (j === i ? rule : r)));
+  // A change to a rule takes its errors away: they were about what it held.
+  const update = (i: number, rule: RuleDraft) => {
+    props.onChange(drafts.map((r, j) => (j === i ? rule : r)));
+    setErrors((all) => Object.fromEntries(Object.entries(all).filter(([field]) => !field.startsWith(`rules.${i}.`))));
+  };
   const move = (i: number, by: -1 | 1) => {
     props.onChange(moved(drafts, i, by));
     setErrors({});
@@ -124,13 +128,14 @@ function RulesForm(props: { link: OneLink; drafts: RuleDraft[]; onChange: (draft
       const elsewhere: string[] = [];
       if (error instanceof ApiError) {
         for (const problem of error.errors) {
-          if (PLACED.test(problem.field)) byField[problem.field] ??= problem.message;
+          // At its field, a message need not name the field again.
+          if (PLACED.test(problem.field)) byField[problem.field] ??= problem.message.replace(/^The \S+ field is invalid: /, '');
           else elsewhere.push(problem.message);
         }
         if (error.errors.length === 0) elsewhere.push(error.message);
       } else elsewhere.push('Could not save the rules.');
       setErrors(byField);
-      setFormError(elsewhere.length > 0 ? elsewhere.join(' ') : `Some rules need a change: ${Object.keys(byField).length} field(s) below say what.`);
+      setFormError(elsewhere.length > 0 ? elsewhere.join(' ') : 'Some rules need a change: the fields marked above say what.');
       setBusy(false);
     }
   };
