@@ -65,7 +65,9 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
       // The server's 422 names `rules.1.conditions.0.value`: the message is at that input, which says it is invalid.
       await section.getByRole('button', { name: 'Save rules' }).click();
       const value = rule(2).getByLabel('Value');
-      await rule(2).getByText(/A language condition's value must be a language tag/).waitFor();
+      await rule(2)
+        .getByText(/A language condition's value must be a language tag/)
+        .waitFor();
       assert.equal(await value.getAttribute('aria-invalid'), 'true');
       assert.deepEqual(await stored(), [], 'nothing is saved while a rule is refused');
       await value.fill('fr');

@@ -2,16 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CONDITION_TYPES as SERVER_TYPES } from '../../../src/redirect/rules/rule-types.js';
 import { DEVICE_TAGS } from '../../../src/visitors/user-agent.js';
-import {
-  CONDITION_TYPES,
-  conditionWords,
-  DEVICES,
-  fromDraft,
-  moved,
-  newRule,
-  type Rule,
-  toDraft,
-} from '../../../web/src/rules/rule-words.js';
+import { CONDITION_TYPES, conditionWords, DEVICES, fromDraft, moved, newRule, type Rule, toDraft } from '../../../web/src/rules/rule-words.js';
 
 describe("the rules editor's words and drafts", () => {
   it('offers every condition type and device the server takes, and no other', () => {
@@ -26,12 +17,21 @@ describe("the rules editor's words and drafts", () => {
     assert.equal(conditionWords({ type: 'query-none', key: 'debug' }), 'query has debug without a value');
     assert.equal(conditionWords({ type: 'weekday', key: 'Europe/Paris', value: 'sat,sun' }), 'on sat, sun (Europe/Paris)');
     assert.equal(conditionWords({ type: 'hours', key: 'UTC', value: '09-17' }), 'between 09:00 and 17:00 (UTC)');
-    assert.equal(conditionWords({ type: 'before', value: '2027-01-01T00:00:00Z' }, () => 'New Year'), 'before New Year');
+    assert.equal(
+      conditionWords({ type: 'before', value: '2027-01-01T00:00:00Z' }, () => 'New Year'),
+      'before New Year',
+    );
   });
 
   it('turns rules into drafts and back unchanged, splits included', () => {
     const rules: Rule[] = [
-      { url: 'https://example.com/a', conditions: [{ type: 'query', key: 'ref', value: '' }, { type: 'query-any', key: 'x' }] },
+      {
+        url: 'https://example.com/a',
+        conditions: [
+          { type: 'query', key: 'ref', value: '' },
+          { type: 'query-any', key: 'x' },
+        ],
+      },
       {
         split: [
           { url: 'https://example.com/b', weight: 30 },
@@ -46,7 +46,10 @@ describe("the rules editor's words and drafts", () => {
   it('leaves blank keys and values out, as the server takes a blank field for none', () => {
     const draft = newRule();
     draft.url = ' https://example.com/x ';
-    draft.conditions = [{ id: 1, type: 'query-any', key: ' ref ', value: 'ignored' }, { id: 2, type: 'language', key: '', value: '' }];
+    draft.conditions = [
+      { id: 1, type: 'query-any', key: ' ref ', value: 'ignored' },
+      { id: 2, type: 'language', key: '', value: '' },
+    ];
     assert.deepEqual(fromDraft(draft), { url: 'https://example.com/x', conditions: [{ type: 'query-any', key: 'ref' }, { type: 'language' }] });
   });
 

@@ -143,13 +143,13 @@ function ValueField(props: { condition: ConditionDraft; id: string; error: strin
         <fieldset class={error ? 'hours invalid' : 'hours'} aria-describedby={error ? `${id}-error` : undefined}>
           <legend>Hours (from, until before)</legend>
           <label for={`${id}-from`}>From</label>
-          <select id={`${id}-from`} value={from} onChange={(e) => set({ value: `${e.currentTarget.value}-${to}` })}>
+          <select id={`${id}-from`} class="compact" value={from} onChange={(e) => set({ value: `${e.currentTarget.value}-${to}` })}>
             {HOURS.slice(0, 24).map((hour) => (
               <option key={hour} value={hour}>{`${hour}:00`}</option>
             ))}
           </select>
           <label for={`${id}-to`}>Until</label>
-          <select id={`${id}-to`} value={to} onChange={(e) => set({ value: `${from}-${e.currentTarget.value}` })}>
+          <select id={`${id}-to`} class="compact" value={to} onChange={(e) => set({ value: `${from}-${e.currentTarget.value}` })}>
             {HOURS.slice(1).map((hour) => (
               <option key={hour} value={hour}>{`${hour}:00`}</option>
             ))}

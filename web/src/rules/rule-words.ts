@@ -1,9 +1,10 @@
 // A link's redirect rules for people (decision 0039): each condition in words, and the drafts the editor's form
 // holds (every value a string, as inputs give it) made from the rules and back into them, unchecked: the server
 // says what is wrong, by field (`rules.2.conditions.0.value`).
-import type { OneLink } from '../api';
+// The server's schema module with its extension, as the unit tests (Node) read this file too.
+import type { RuleSchema } from '../../../src/links/v3-schemas.js';
 
-export type Rule = OneLink['rules'][number];
+export type Rule = RuleSchema;
 export type Condition = Rule['conditions'][number];
 export type ConditionType = Condition['type'];
 

@@ -93,9 +93,9 @@ export function VisitTest(props: { link: OneLink }) {
           {busy ? 'Trying…' : 'Try this visit'}
         </button>
       </form>
-      <div role="status" class="visit-outcome">
+      <div role="status">
         {outcome && (
-          <p>
+          <p class="visit-outcome">
             <strong>{outcome.rule === null ? 'No rule matches: the destination.' : `Rule ${outcome.rule + 1} matches.`}</strong>{' '}
             <span class="muted">Goes to</span> <span class="break">{outcome.url}</span>
           </p>
