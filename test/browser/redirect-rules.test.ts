@@ -1,6 +1,7 @@
 // Issue 39's web editor in real Chromium (decision 0039): a link's redirect rules added through the form's controls,
 // a bad value's 422 shown at its field, moved by the keyboard, saved with one PATCH and shown again after a reload;
-// "Test a visit" answers by the server's evaluation for two visitors; a rule removed; axe clean at both widths.
+// "Test a visit" answers by the server's evaluation for two visitors; a rule removed, another made an A/B split;
+// axe clean at both widths.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -131,6 +132,25 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
       await section.getByText('Saved the rules.').waitFor();
       assert.deepEqual(await stored(), [{ url: 'https://example.com/ios', conditions: [{ type: 'device', value: 'ios' }] }]);
       assert.equal(await items.count(), 1);
+
+      // The rule left made an A/B split: its target kept as the first, a second added, the weights given.
+      await section.getByRole('button', { name: 'Edit rules' }).click();
+      await rule(1).getByRole('button', { name: "Split rule 1's visitors between targets (A/B)" }).click();
+      assert.equal(await rule(1).getByLabel('Target 1').inputValue(), 'https://example.com/ios');
+      await rule(1).getByLabel('Target 2').fill('https://example.com/ios-b');
+      await rule(1).getByLabel('Weight 1').fill('30');
+      await rule(1).getByLabel('Weight 2').fill('70');
+      await section.getByRole('button', { name: 'Save rules' }).click();
+      await section.getByText('Saved the rules.').waitFor();
+      const split = [
+        { url: 'https://example.com/ios', weight: 30 },
+        { url: 'https://example.com/ios-b', weight: 70 },
+      ];
+      assert.deepEqual(await stored(), [{ split, conditions: [{ type: 'device', value: 'ios' }] }]);
+      assert.equal(
+        (await items.first().textContent())?.replace(/\s+/g, ' ').trim(),
+        'If device is iPhone or iPad (iOS) → A/B split: 30% https://example.com/ios, 70% https://example.com/ios-b',
+      );
     } finally {
       await closePage(page);
       await context.close();
