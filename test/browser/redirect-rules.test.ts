@@ -16,6 +16,7 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
   let server: ServerProcess;
   let browser: Browser;
   let token: string;
+  let viewerToken: string;
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-rules-'));
@@ -24,6 +25,9 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
     const created = await runCli(env, 'token', 'create', 'ruler');
     assert.equal(created.code, 0, created.stderr);
     token = created.stdout.trim().split('\n').at(-1)!.trim();
+    const reader = await runCli(env, 'token', 'create', 'ruler', '--role', 'viewer');
+    assert.equal(reader.code, 0, reader.stderr);
+    viewerToken = reader.stdout.trim().split('\n').at(-1)!.trim();
     ({ server, browser } = await startServerAndChromium(env));
   });
 
@@ -154,6 +158,27 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
     } finally {
       await closePage(page);
       await context.close();
+    }
+
+    // A viewer reads the rules and tries visits, but is offered no editor.
+    const viewer = await openPage(browser, server.origin, WIDTHS[0]);
+    await viewer.page.addInitScript((t) => localStorage.setItem('brief.token', t), viewerToken);
+    try {
+      await viewer.page.goto(linkPage);
+      await viewer.page
+        .getByRole('banner')
+        .getByText(/as viewer/)
+        .waitFor();
+      const section = viewer.page.getByRole('region', { name: 'Redirect rules' });
+      await section.getByRole('listitem').first().waitFor();
+      assert.equal(await section.getByRole('button', { name: 'Edit rules' }).count(), 0);
+      const trial = viewer.page.getByRole('region', { name: 'Test a visit' });
+      await trial.getByLabel('Device').selectOption({ label: 'iPad (Safari)' });
+      await trial.getByRole('button', { name: 'Try this visit' }).click();
+      await trial.getByRole('status').getByText('Rule 1 matches.').waitFor();
+    } finally {
+      await closePage(viewer.page);
+      await viewer.context.close();
     }
   });
 });
