@@ -1,13 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CONDITION_TYPES as SERVER_TYPES } from '../../../src/redirect/rules/rule-types.js';
+import { MAX_SPLIT_TARGETS, MAX_CONDITIONS as SERVER_MAX_CONDITIONS } from '../../../src/links/link-fields.js';
+import { MAX_RULES as SERVER_MAX_RULES, CONDITION_TYPES as SERVER_TYPES } from '../../../src/redirect/rules/rule-types.js';
 import { DEVICE_TAGS } from '../../../src/visitors/user-agent.js';
-import { CONDITION_TYPES, conditionWords, DEVICES, fromDraft, moved, newRule, type Rule, toDraft } from '../../../web/src/rules/rule-words.js';
+import {
+  CONDITION_TYPES,
+  conditionWords,
+  DEVICES,
+  fromDraft,
+  MAX_CONDITIONS,
+  MAX_RULES,
+  MAX_TARGETS,
+  moved,
+  newRule,
+  type Rule,
+  toDraft,
+} from '../../../web/src/rules/rule-words.js';
 
 describe("the rules editor's words and drafts", () => {
-  it('offers every condition type and device the server takes, and no other', () => {
+  it('offers every condition type and device the server takes, and no other, up to its limits', () => {
     assert.deepEqual([...CONDITION_TYPES].sort(), [...SERVER_TYPES].sort());
     assert.deepEqual(DEVICES.map(([tag]) => tag).sort(), [...DEVICE_TAGS].sort());
+    assert.deepEqual([MAX_RULES, MAX_CONDITIONS, MAX_TARGETS], [SERVER_MAX_RULES, SERVER_MAX_CONDITIONS, MAX_SPLIT_TARGETS]);
   });
 
   it('says each condition in words', () => {

@@ -8,6 +8,14 @@ export type Rule = RuleSchema;
 export type Condition = Rule['conditions'][number];
 export type ConditionType = Condition['type'];
 
+/**
+ * The most rules, conditions of a rule and targets of a split the server takes (MAX_RULES, MAX_CONDITIONS,
+ * MAX_SPLIT_TARGETS): the form offers no more. The app may import only types from the server, so they are repeated.
+ */
+export const MAX_RULES = 20;
+export const MAX_CONDITIONS = 10;
+export const MAX_TARGETS = 10;
+
 /** The devices a device condition names (the server's DEVICE_TAGS, src/visitors/user-agent.ts), in words. */
 export const DEVICES: ReadonlyArray<readonly [string, string]> = [
   ['android', 'Android'],

@@ -3,11 +3,8 @@ import { ApiError, api, type OneLink } from '../api';
 import { Field } from '../components/field';
 import { formatDateTime } from '../format';
 import { ConditionFields } from './condition-fields';
-import { conditionWords, fromDraft, moved, newCondition, newRule, type Rule, type RuleDraft, toDraft } from './rule-words';
-
-/** The most rules and conditions the server takes (MAX_RULES, MAX_CONDITIONS); it says so too, by field. */
-const MAX_RULES = 20;
-const MAX_CONDITIONS = 10;
+import { conditionWords, fromDraft, MAX_CONDITIONS, MAX_RULES, moved, newCondition, newRule, type Rule, type RuleDraft, toDraft } from './rule-words';
+import { SplitFields } from './split-fields';
 
 /** The API's fields this form shows an error at; any other goes above the Save button. */
 const PLACED = /^rules\.\d+\.(url|split(\.\d+\.(url|weight))?|conditions(\.\d+\.(type|key|value))?)$/;
@@ -255,52 +252,6 @@ function RuleFields(props: {
       ) : (
         <SplitFields rule={rule} at={at} errors={errors} set={set} />
       )}
-    </fieldset>
-  );
-}
-
-/** An A/B split's targets and their weights (whole percentages summing to 100). */
-function SplitFields(props: { rule: RuleDraft; at: string; errors: Record<string, string>; set: (change: Partial<RuleDraft>) => void }) {
-  const { rule, at, errors, set } = props;
-  const change = (j: number, target: Partial<RuleDraft['split'][number]>) =>
-    set({ split: rule.split.map((t, k) => (k === j ? { ...t, ...target } : t)) });
-  return (
-    <fieldset class="split">
-      <legend>A/B split (weights in %, summing to 100)</legend>
-      {errors[`${at}.split`] && <p class="error">{errors[`${at}.split`]}</p>}
-      {rule.split.map((target, j) => (
-        <div class="row" key={j}>
-          <Field id={`rule-${rule.id}-split-${j}-url`} label={`Target ${j + 1}`} error={errors[`${at}.split.${j}.url`]}>
-            {(aria) => <input {...aria} type="url" value={target.url} onInput={(e) => change(j, { url: e.currentTarget.value })} />}
-          </Field>
-          <Field id={`rule-${rule.id}-split-${j}-weight`} label={`Weight ${j + 1}`} error={errors[`${at}.split.${j}.weight`]}>
-            {(aria) => (
-              <input
-                {...aria}
-                type="number"
-                min={1}
-                max={100}
-                step={1}
-                value={target.weight}
-                onInput={(e) => change(j, { weight: e.currentTarget.value })}
-              />
-            )}
-          </Field>
-          {rule.split.length > 2 && (
-            <button type="button" class="secondary" onClick={() => set({ split: rule.split.filter((_, k) => k !== j) })}>
-              Remove target {j + 1}
-            </button>
-          )}
-        </div>
-      ))}
-      {rule.split.length < 10 && (
-        <button type="button" class="secondary" onClick={() => set({ split: [...rule.split, { url: '', weight: '' }] })}>
-          Add a target
-        </button>
-      )}
-      <button type="button" class="link-button" onClick={() => set({ kind: 'url', url: rule.split[0]?.url ?? '', split: [] })}>
-        Use one target instead
-      </button>
     </fieldset>
   );
 }
