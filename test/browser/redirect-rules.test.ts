@@ -155,6 +155,26 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
         (await items.first().textContent())?.replace(/\s+/g, ' ').trim(),
         'If device is iPhone or iPad (iOS) → A/B split: 30% https://example.com/ios, 70% https://example.com/ios-b',
       );
+
+      // The other kinds of controls (a zone with days, hours, a date and time, a query key and value) pass axe at both
+      // widths too; cancelled, nothing changes.
+      await section.getByRole('button', { name: 'Edit rules' }).click();
+      for (const type of ['weekday', 'hours', 'after', 'query']) {
+        await rule(1).getByRole('button', { name: 'Add a condition to rule 1' }).click();
+        await rule(1)
+          .getByRole('group', { name: /^Condition/ })
+          .last()
+          .getByLabel('Type')
+          .selectOption(type);
+      }
+      await rule(1).getByRole('group', { name: 'Days' }).getByLabel('Sat').check();
+      for (const size of WIDTHS) {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await assertAccessible(page, `rules editor with every kind of control (${size.name})`);
+        await screenshot(page, `rules-editor-controls-${size.name}`);
+      }
+      await section.getByRole('button', { name: 'Cancel' }).click();
+      assert.deepEqual(await stored(), [{ split, conditions: [{ type: 'device', value: 'ios' }] }]);
     } finally {
       await closePage(page);
       await context.close();
