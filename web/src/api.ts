@@ -100,6 +100,23 @@ export type { OneLink, Range };
 
 /** What the shorten form shows of a new link (GET /v3/shorten's answer, or a bulk item's, renamed). */
 export type Shortened = Pick<ShortenV3Result, 'slug' | 'domain' | 'url' | 'shortened'>;
+/**
+ * A visit to try on a link's rules, and where it would go (POST /v3/shorten/{domain}/{slug}/evaluate): the route's
+ * schemas live with the redirect (src/redirect/evaluate-routes.ts), which the app may not read, so their shape is here.
+ */
+export interface VisitToTry {
+  userAgent?: string;
+  acceptLanguage?: string;
+  country?: string;
+  ip?: string;
+  query?: string;
+  referrer?: string;
+  at?: string;
+}
+export interface VisitOutcome {
+  url: string;
+  rule: number | null;
+}
 /** A link as the list gives it. */
 export type Link = ListedLink;
 export type LinkPage = ListV3Result;
@@ -237,6 +254,8 @@ export const api = {
     call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search } satisfies Partial<ListV3Query> }),
   link: (domain: string, slug: string) => call<OneLink>('GET', linkPath(domain, slug)),
   edit: (domain: string, slug: string, edit: LinkEdit) => call<OneLink>('PATCH', linkPath(domain, slug), { body: edit }),
+  /** Where the link's redirect would send a visit like this one (its rules, then its query forwarding); no visit is counted. */
+  evaluate: (domain: string, slug: string, visit: VisitToTry) => call<VisitOutcome>('POST', `${linkPath(domain, slug)}/evaluate`, { body: visit }),
   remove: (domain: string, slug: string) => call<unknown>('DELETE', linkPath(domain, slug)),
   clicks: (choice: Choice, link?: string) =>
     call<ClickSeries>('GET', '/v3/shorten/analytics/clicks', {

@@ -6,10 +6,14 @@ import { ClicksChart } from '../components/clicks-chart';
 import { CopyButton } from '../components/copy-button';
 import { QrCode } from '../components/qr-code';
 import { RangePicker } from '../components/range-picker';
+import { usePresentedToken } from '../components/token-identity';
 import { TopList } from '../components/top-list';
 import { formatDateTime, linkStatus } from '../format';
 import { paths } from '../router';
+import { RulesSection } from '../rules/rules-section';
+import { VisitTest } from '../rules/visit-test';
 import { type AnalyticsLevel, analyticsLevel } from '../server-facts';
+import { currentToken, useSession } from '../session';
 
 /** The dimensions a link's page lists, in the API's names; bots are apart (their clicks are in no other figure). */
 export const DIMENSIONS = [
@@ -73,6 +77,12 @@ export function LinkPage(props: { domain: string; slug: string }) {
   const figures = useFigures(`${props.domain}/${props.slug}`, ALL);
   const [link, setLink] = useState<OneLink | null>(null);
   const [missing, setMissing] = useState<string | null>(null);
+  // A viewer reads the rules; a member edits them, and a token acting as one with the scope to (the server checks again).
+  const { person } = useSession();
+  const presented = usePresentedToken(person ? null : currentToken());
+  const scopes = presented?.token.scopes ?? [];
+  const role = person?.workspace.role ?? presented?.token.role ?? 'viewer';
+  const editable = role !== 'viewer' && (person !== null || scopes.length === 0 || scopes.includes('links:write'));
   useEffect(() => {
     api.link(props.domain, props.slug).then(setLink, (e: unknown) => setMissing(e instanceof ApiError ? e.message : 'Could not load the link.'));
   }, [props.domain, props.slug]);
@@ -126,6 +136,8 @@ export function LinkPage(props: { domain: string; slug: string }) {
           <QrCode shortUrl={link.shortUrl} name={link.slug} size={144} />
         </section>
       )}
+      {link && <RulesSection link={link} editable={editable} onSaved={setLink} />}
+      {link && <VisitTest link={link} />}
       <Figures
         {...figures}
         counts="The chart counts visits by people in the chosen range. Visits by bots (listed under Bots, below) are not in it, nor are visits from before this server recorded analytics: “Clicks, all time” counts those too."
