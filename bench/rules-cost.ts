@@ -10,12 +10,13 @@ import { clientAddress } from '../src/net/client-address.js';
 import { DomainRedirects } from '../src/redirect/domain-redirects.js';
 import { LinkResolver } from '../src/redirect/link-resolver.js';
 import { redirectAnswers } from '../src/redirect/redirect-answer.js';
+import type { RedirectCache } from '../src/redirect/redirect-cache.js';
 import { RedirectPipeline } from '../src/redirect/redirect-pipeline.js';
 import { requestVisitors } from '../src/redirect/request-visitor.js';
 import type { Rule } from '../src/redirect/rules/rule-types.js';
 import { withSteps } from '../src/redirect/steps/steps.js';
 import { visitorCountries } from '../src/services.js';
-import type { LinkTarget } from '../src/storage/stores/links.js';
+import type { LinkStore, LinkTarget } from '../src/storage/stores/links.js';
 
 const iterations = Number(process.argv[2] ?? 20_000);
 const ROUNDS = Number(process.argv[3] ?? 40);
@@ -55,7 +56,8 @@ async function pipelineFor(target: LinkTarget) {
   });
   await domains.refresh();
   const loaded = withSteps(target);
-  const resolver = new LinkResolver({ syncReads: undefined }, { get: () => loaded });
+  // A resolver over a cache that holds the link, as for a hot one (the store is never asked).
+  const resolver = new LinkResolver({ syncReads: undefined } as unknown as LinkStore, { get: () => loaded } as unknown as RedirectCache);
   // As services.ts builds it: the visitor's address as analytics reads it, and its country from the bundled database.
   const visitors = requestVisitors(clientAddress(config.trustProxy), visitorCountries);
   return new RedirectPipeline(resolver, redirectAnswers(config), [], domains, undefined, undefined, config.forwardQuery, visitors);
