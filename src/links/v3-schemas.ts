@@ -68,6 +68,11 @@ const WorkspaceId = Type.Optional(
 );
 
 /** One link to make, as the SDK sends it; every item is checked before any is made (decision 0017). */
+const MAX_VISITS =
+  "Brief's addition (decision 0039): past this many visits (bots not counted) the link answers 410 to everyone, bots " +
+  'included, on every instance. A whole number from 1 to 2147483647; null: no limit. A link with a limit answers 302 with ' +
+  '`Cache-Control: private, no-store`.';
+
 export const BulkItem = Type.Object({
   url: Type.String({
     description: 'The long URL (absolute http or https; no user name or password unless ALLOW_URL_CREDENTIALS is on).',
@@ -87,6 +92,7 @@ export const BulkItem = Type.Object({
   ),
   forwardQuery: Type.Optional(Type.Boolean({ description: FORWARD_QUERY })),
   rules: Type.Optional(Rules),
+  maxVisits: Type.Optional(Type.Union([Type.Null(), Type.Integer()], { description: MAX_VISITS, examples: [100] })),
 });
 export type BulkItem = Static<typeof BulkItem>;
 
@@ -190,6 +196,7 @@ const linkFields = {
   hasPassword: Type.Boolean({ description: "Brief's addition: whether visitors must enter a password." }),
   forwardQuery: Type.Boolean({ description: FORWARD_QUERY }),
   rules: Type.Array(RuleSchema, { description: `${RULES} \`[]\` when the link has none.`, examples: [RULES_EXAMPLE] }),
+  maxVisits: Type.Union([Type.Integer(), Type.Null()], { description: `${MAX_VISITS} Always present.`, examples: [100] }),
   userId: Uuid,
   workspaceId: Uuid,
   comment: Type.String(),
@@ -231,6 +238,12 @@ export const EditBody = Type.Object(
       Type.Array(RuleSchema, {
         description: `${RULES} Replaces the link's rules; \`[]\` removes them. Rules take the link out of dedupe.`,
         examples: [RULES_EXAMPLE],
+      }),
+    ),
+    maxVisits: Type.Optional(
+      Type.Union([Type.Null(), Type.Integer()], {
+        description: `${MAX_VISITS} Raising it reopens a link that reached it; null removes it. A limit takes the link out of dedupe.`,
+        examples: [500],
       }),
     ),
   },
