@@ -2,6 +2,8 @@
 // maxVisits N is a redirect (302, private, no-store), visit N+1 the 410 page, for everyone, bots and HEAD included;
 // bots and HEADs are not counted; raising the limit reopens the link, null removes it; bad values are 422s.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type net from 'node:net';
 import { describe, it } from 'node:test';
 import { BASE_HOST, type TestAccount, type TestApp, useTestApp } from '../../support/app.js';
 import { dialects } from '../../support/database.js';
@@ -15,6 +17,20 @@ async function make(t: TestApp, account: TestAccount, item: Record<string, unkno
   const res = await t.app.inject({ method: 'POST', url: '/v3/shorten/bulk', headers: account.headers, payload: [item] });
   assert.equal(res.statusCode, 200, res.body);
   return res.json()[0] as { slug: string; url: string };
+}
+
+/** GET through the real server: what a browser's request meets, the node:http fast path included. */
+async function overHttp(t: TestApp, path: string): Promise<number> {
+  if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as net.AddressInfo;
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, headers: { host: BASE_HOST, 'user-agent': BROWSER }, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      })
+      .on('error', reject);
+  });
 }
 
 for (const dialect of dialects) {
@@ -41,6 +57,33 @@ for (const dialect of dialects) {
       assert.equal(past.status, 410);
       assert.match(past.body, /reached its visit limit/);
       assert.equal((await visit(link.slug, 'HEAD')).status, 410, 'HEAD too');
+    });
+
+    it('holds at the boundary on both doors (the fast path and the router) taken in turn', async () => {
+      const account = await ctx.t.account('limit-doors');
+      const link = await make(ctx.t, account, { url: fresh(), maxVisits: 4 });
+      assert.equal(await overHttp(ctx.t, `/${link.slug}`), 302);
+      assert.equal((await visit(link.slug)).status, 302);
+      assert.equal(await overHttp(ctx.t, `/${link.slug}?a=1`), 302);
+      assert.equal(await overHttp(ctx.t, `/${link.slug}`), 302);
+      assert.equal(await overHttp(ctx.t, `/${link.slug}`), 410);
+      assert.equal((await visit(link.slug)).status, 410);
+    });
+
+    it('counts the visit a right password lets through, and refuses past the limit without asking for it', async () => {
+      const account = await ctx.t.account('limit-password');
+      const link = await make(ctx.t, account, { url: fresh(), maxVisits: 1, password: 'sesame-1' });
+      assert.equal((await visit(link.slug)).status, 200, 'the form is not a visit');
+      const unlock = () =>
+        ctx.t.app.inject({
+          method: 'POST',
+          url: `/${link.slug}`,
+          headers: { host: BASE_HOST, 'user-agent': BROWSER, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'password=sesame-1',
+        });
+      assert.equal((await unlock()).statusCode, 303);
+      assert.equal((await unlock()).statusCode, 410);
+      assert.equal((await visit(link.slug)).status, 410, 'past the limit, no form');
     });
 
     it('counts neither bots nor HEADs, and refuses bots past the limit', async () => {
