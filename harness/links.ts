@@ -19,6 +19,7 @@ export function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
     reuseExisting: false,
     forwardQuery: true,
     rules: [],
+    maxVisits: null,
     ...extra,
   };
 }

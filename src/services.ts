@@ -33,6 +33,7 @@ import { redirectAnswers } from './redirect/redirect-answer.js';
 import { RedirectCache } from './redirect/redirect-cache.js';
 import { RedirectPipeline, type VisitObserver } from './redirect/redirect-pipeline.js';
 import { requestVisitors } from './redirect/request-visitor.js';
+import { VisitLimits } from './redirect/visit-limits.js';
 import { LocalCounters } from './shared-state/counters.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
@@ -216,11 +217,13 @@ export function createRedirects(
     strict: config.strictHosts,
   });
   domains.onChange(() => domainRedirects.refresh().catch((err: unknown) => log.warn({ err }, 'could not read the domain settings')));
-  const observers: VisitObserver[] = [(target) => clicks.count(target.id)];
+  // The visits counted against links' limits: noted on the request path, added up in the database every CLICK_FLUSH_MS.
+  const visitLimits = new VisitLimits(database.visitLimits, log);
+  const observers: VisitObserver[] = [(target) => clicks.count(target.id), visitLimits.observe];
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
-  const resolver = new LinkResolver(database.links, cache);
+  const resolver = new LinkResolver(database.links, cache, { visits: visitLimits });
   const pipeline = new RedirectPipeline(
     resolver,
     redirectAnswers(config),
@@ -250,6 +253,7 @@ export function createRedirects(
       indexLinks: cache.indexSize,
       blockedVisits: pipeline.blockedVisits,
       failedClickWrites: clicks.failedWrites,
+      failedVisitLimitWrites: visitLimits.failedWrites,
     }),
     async start() {
       // The feed first: a change committed while the index loads is then still heard.
@@ -260,6 +264,7 @@ export function createRedirects(
       // Blocked destinations: read now, and again whenever the list changes (every CHANGE_POLL_MS).
       await blocklist.start(config.changePollMs);
       clicks.start(config.clickFlushMs);
+      visitLimits.start(config.clickFlushMs);
       events?.start(config.clickFlushMs);
       retention.start(RETENTION_CHECK_MS);
       void retention.flush(); // at start too; a failure is logged and tried again in an hour
@@ -269,7 +274,7 @@ export function createRedirects(
       changes.stop();
       domainRedirects.stop();
       blocklist.stop();
-      await Promise.all([clicks.stop(), events?.stop(), retention.stop()]);
+      await Promise.all([clicks.stop(), visitLimits.stop(), events?.stop(), retention.stop()]);
     },
   };
 }

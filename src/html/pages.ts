@@ -112,6 +112,7 @@ function page(title: string, body: string): string {
 export const NOT_FOUND_PAGE = page('Link not found', '<p>This short link does not exist or has been deleted.</p>');
 export const BLOCKED_PAGE = page('Link disabled', '<p>This short link has been disabled by the administrator.</p>');
 export const EXPIRED_PAGE = page('Link expired', '<p>This short link has expired.</p>');
+export const VISIT_LIMIT_PAGE = page('Visit limit reached', '<p>This short link has reached its visit limit.</p>');
 export const TOO_MANY_ATTEMPTS_PAGE = page('Too many attempts', '<p>Too many passwords were tried. Wait a minute, then try again.</p>');
 export const PASSWORD_CHECKS_BUSY_PAGE = page('Busy', '<p>Too many passwords are being checked right now. Try again in a moment.</p>');
 

@@ -20,6 +20,7 @@ const BRIEF_COLUMNS = {
   hasPassword: ['haspassword'],
   forwardQuery: ['forwardquery'],
   rules: ['rules'],
+  maxVisits: ['maxvisits'],
 } satisfies Columns<string>;
 
 type BriefField = keyof typeof BRIEF_COLUMNS;
@@ -67,6 +68,7 @@ function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): So
       hasPassword: flag(link.hasPassword, 'hasPassword'),
       forwardQuery: flag(link.forwardQuery, 'forwardQuery'),
       rules: rulesIn(link.rules),
+      maxVisits: count(link.maxVisits, 'maxVisits'),
     };
   });
 }

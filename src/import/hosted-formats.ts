@@ -53,6 +53,7 @@ function shlinkItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
     title: str(item.title),
     created: time(item.dateCreated, 'dateCreated'),
     expires: time(meta.validUntil, 'validUntil'),
+    maxVisits: count(meta.maxVisits, 'maxVisits'),
     clicks: count(summary.total ?? item.visitsCount, 'visits'),
     forwardQuery: typeof item.forwardQuery === 'boolean' ? item.forwardQuery : undefined,
   };

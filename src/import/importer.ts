@@ -5,7 +5,7 @@ import type { Caller } from '../accounts/caller.js';
 import type { ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
-import { COMMENT_MAX_LENGTH, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
+import { COMMENT_MAX_LENGTH, checkMaxVisits, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
 import { checkRules, type RuleInput, ruleTargets } from '../links/link-rules.js';
 import { urlHash } from '../links/url-hash.js';
 import { linkDestination } from '../net/normalize-url.js';
@@ -198,6 +198,12 @@ export class Importer {
       throw new Refused(reasonOf(error));
     }
     const rules = await this.rules(caller, row.rules);
+    let maxVisits: number | null;
+    try {
+      maxVisits = row.maxVisits === undefined ? null : checkMaxVisits(row.maxVisits);
+    } catch (error) {
+      throw new Refused(reasonOf(error));
+    }
     const originDomain = row.domain?.toLowerCase() ?? '';
     const hash = urlHash(url.href);
     return {
@@ -217,6 +223,7 @@ export class Importer {
       clicks: row.clicks ?? 0,
       forwardQuery: row.forwardQuery !== false,
       rules,
+      maxVisits,
     };
   }
 

@@ -22,6 +22,8 @@ export interface SourceRow {
   readonly forwardQuery?: boolean;
   /** A Brief export's redirect rules, as read (checked by the importer as the API checks them). */
   readonly rules?: readonly unknown[];
+  /** Its visit limit, as read (checked by the importer as the API checks it). */
+  readonly maxVisits?: number;
   /** The link had a password, which no export carries: it is not imported (it would become public). */
   readonly hasPassword?: boolean;
   /** A Brief export's owner (an account name). */

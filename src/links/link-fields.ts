@@ -14,6 +14,27 @@ export const MAX_CONDITIONS = 10;
 /** Targets of an A/B split: at least two (else it is a url), at most this many. */
 export const MAX_SPLIT_TARGETS = 10;
 
+/** A visit limit, at most: what an integer column holds on both engines. */
+export const MAX_VISITS_LIMIT = 2_147_483_647;
+
+/** A link's visit limit (`maxVisits`): a whole number from 1 to MAX_VISITS_LIMIT, or null for none. */
+export function checkMaxVisits(value: unknown, field = 'maxVisits'): number | null {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_VISITS_LIMIT)
+    throw VISIT_LIMIT_ERRORS.notAPositiveInteger(field);
+  return value;
+}
+
+/** The visit limit's error. */
+export const VISIT_LIMIT_ERRORS = {
+  notAPositiveInteger: declareError(
+    'A visit limit that is not a whole number from 1 to 2147483647',
+    (field: string) =>
+      BriefError.invalid(field, 'positiveInteger', `The ${field} field must be a whole number from 1 to ${MAX_VISITS_LIMIT}, or null`),
+    'maxVisits',
+  ),
+};
+
 /** A free-text field: empty is none; bounded; no NUL (PostgreSQL cannot store it in text). */
 export function optionalText(field: string, value: string | null | undefined, maxLength: number): string | null {
   if (!value) return null;

@@ -4,7 +4,7 @@ import { BriefError, type FieldError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
 import type { StoredRule } from '../storage/stores/links.js';
 import { validateSlug } from './codes.js';
-import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
+import { COMMENT_MAX_LENGTH, checkMaxVisits, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
 import { checkRules, type RuleInput } from './link-rules.js';
 
 /** A link to make, as every version of the interface asks for one. */
@@ -27,6 +27,8 @@ export interface LinkInput {
   forwardQuery?: boolean;
   /** Redirect rules (decision 0039): the first whose conditions all match chooses the destination. */
   rules?: readonly RuleInput[];
+  /** Past this many counted visits (bots excluded) the link answers 410; null or absent: no limit. */
+  maxVisits?: number | null;
 }
 
 /** A link input whose fields passed their checks: what is left can fail only at write time. */
@@ -43,6 +45,8 @@ export interface CheckedLink {
   readonly forwardQuery: boolean;
   /** Checked, their targets normalized; empty: none. */
   readonly rules: readonly StoredRule[];
+  /** null: no visit limit. */
+  readonly maxVisits: number | null;
 }
 
 /** The field errors of a validation error; any other error is thrown on. */
@@ -77,6 +81,7 @@ export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now 
     reuseExisting: input.reuseExisting === true,
     forwardQuery: input.forwardQuery !== false,
     rules: input.rules === undefined ? [] : (field(() => checkRules(input.rules!, allowCredentials)) ?? []),
+    maxVisits: input.maxVisits === undefined ? null : field(() => checkMaxVisits(input.maxVisits)),
   };
   const [first] = errors;
   if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);

@@ -11,7 +11,7 @@ import { checkBulkItems } from './bulk-items.js';
 import { refuseCodeShapedSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
 import { LINK_ERRORS } from './link-errors.js';
-import { COMMENT_MAX_LENGTH, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
+import { COMMENT_MAX_LENGTH, checkMaxVisits, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
 import { parseLinkReference } from './link-reference.js';
 import { checkRules, ruleTargets } from './link-rules.js';
@@ -133,10 +133,10 @@ export class LinkService {
     this.refuseBlocked(url);
     await this.refuseRuleTargets(caller, input.rules);
 
-    const { reuseExisting: reuse, forwardQuery, rules } = input;
-    // A password, an expiry, forwarding turned off or rules make a link of its own: never returned for another
-    // request, never returned to one.
-    const ordinary = password === null && expiresAt === null && forwardQuery && rules.length === 0;
+    const { reuseExisting: reuse, forwardQuery, rules, maxVisits } = input;
+    // A password, an expiry, forwarding turned off, rules or a visit limit make a link of its own: never returned for
+    // another request, never returned to one.
+    const ordinary = password === null && expiresAt === null && forwardQuery && rules.length === 0 && maxVisits === null;
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
@@ -151,6 +151,7 @@ export class LinkService {
       reuseExisting: reuse && ordinary,
       forwardQuery,
       rules,
+      maxVisits,
     };
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
     if (fields.reuseExisting && slug === null) {
@@ -231,6 +232,7 @@ export class LinkService {
       changes.rules = checkRules(edit.rules, this.config.allowUrlCredentials);
       await this.refuseRuleTargets(caller, changes.rules);
     }
+    if (edit.maxVisits !== undefined) changes.maxVisits = checkMaxVisits(edit.maxVisits);
     if (edit.password !== undefined)
       changes.passwordHash = edit.password === null ? null : await this.passwords.hash('link', checkPassword(edit.password));
     const updated = await this.store.update(link, changes);

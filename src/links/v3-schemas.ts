@@ -68,6 +68,18 @@ const WorkspaceId = Type.Optional(
 );
 
 /** One link to make, as the SDK sends it; every item is checked before any is made (decision 0017). */
+const MAX_VISITS =
+  "Brief's addition (decision 0039): past this many visits (bots not counted) the link answers 410 to everyone, bots " +
+  'included, on every instance. A whole number from 1 to 2147483647; null: no limit. A link with a limit answers 302 with ' +
+  '`Cache-Control: private, no-store`.';
+
+/**
+ * `maxVisits` in a request: one type list, not a union, so Fastify's Ajv (which coerces types) takes `0` as the integer
+ * it is (refused by the links feature with its own message) rather than as a null, and a null as none rather than 0.
+ */
+const MaxVisits = (description: string, example: number) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], description, examples: [example] });
+
 export const BulkItem = Type.Object({
   url: Type.String({
     description: 'The long URL (absolute http or https; no user name or password unless ALLOW_URL_CREDENTIALS is on).',
@@ -87,6 +99,7 @@ export const BulkItem = Type.Object({
   ),
   forwardQuery: Type.Optional(Type.Boolean({ description: FORWARD_QUERY })),
   rules: Type.Optional(Rules),
+  maxVisits: Type.Optional(MaxVisits(MAX_VISITS, 100)),
 });
 export type BulkItem = Static<typeof BulkItem>;
 
@@ -190,6 +203,7 @@ const linkFields = {
   hasPassword: Type.Boolean({ description: "Brief's addition: whether visitors must enter a password." }),
   forwardQuery: Type.Boolean({ description: FORWARD_QUERY }),
   rules: Type.Array(RuleSchema, { description: `${RULES} \`[]\` when the link has none.`, examples: [RULES_EXAMPLE] }),
+  maxVisits: Type.Union([Type.Integer(), Type.Null()], { description: `${MAX_VISITS} Always present.`, examples: [100] }),
   userId: Uuid,
   workspaceId: Uuid,
   comment: Type.String(),
@@ -232,6 +246,9 @@ export const EditBody = Type.Object(
         description: `${RULES} Replaces the link's rules; \`[]\` removes them. Rules take the link out of dedupe.`,
         examples: [RULES_EXAMPLE],
       }),
+    ),
+    maxVisits: Type.Optional(
+      MaxVisits(`${MAX_VISITS} Raising it reopens a link that reached it; null removes it. A limit takes the link out of dedupe.`, 500),
     ),
   },
   { description: 'Only the fields given change.' },

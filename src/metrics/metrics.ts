@@ -33,6 +33,8 @@ export interface RedirectFigures {
   blockedVisits: number;
   /** Click-count writes that failed and wait for the next flush. */
   failedClickWrites: number;
+  /** Visit-limit count writes that failed and wait for the next flush. */
+  failedVisitLimitWrites: number;
 }
 
 /** What the analytics recorder has done since start (analytics/visit-recorder.ts), read at a scrape. */
@@ -187,13 +189,15 @@ export class Metrics {
     const metrics = this;
     new Counter({
       name: 'brief_database_errors_total',
-      help: 'Database failures: request (a request answered 503, the database unreachable), click_write (a click-count write that failed and waits for the next flush).',
+      help: 'Database failures: request (a request answered 503, the database unreachable), click_write (a click-count write that failed and waits for the next flush), visit_limit_write (the same for the visits counted against limited links).',
       labelNames: ['during'],
       registers: [this.registry],
       collect() {
         this.reset();
         this.inc({ during: 'request' }, metrics.unreachable);
-        this.inc({ during: 'click_write' }, sources.redirects().failedClickWrites);
+        const redirects = sources.redirects();
+        this.inc({ during: 'click_write' }, redirects.failedClickWrites);
+        this.inc({ during: 'visit_limit_write' }, redirects.failedVisitLimitWrites);
       },
     });
   }

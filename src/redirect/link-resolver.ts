@@ -1,7 +1,7 @@
 import { LINK_KEY } from '../links/codes.js';
 import type { LinkStore } from '../storage/stores/links.js';
 import type { RedirectCache } from './redirect-cache.js';
-import type { RedirectTarget } from './steps/redirect-step.js';
+import type { RedirectTarget, StepContext } from './steps/redirect-step.js';
 import { withSteps } from './steps/steps.js';
 
 const MAX_HOST_LENGTH = 300;
@@ -20,6 +20,8 @@ export class LinkResolver {
   constructor(
     private readonly store: LinkStore,
     private readonly cache: RedirectCache,
+    /** What the steps of the links loaded here read of this instance (the visits counted against limits). */
+    private readonly context: StepContext = {},
   ) {}
 
   /**
@@ -36,7 +38,7 @@ export class LinkResolver {
     // Synchronous: no change can land between the snapshot and set().
     this.storeReads++;
     const snapshot = this.cache.snapshot();
-    const target = withSteps(reads.target(domain, key));
+    const target = withSteps(reads.target(domain, key), this.context);
     this.cache.set(domain, key, target, snapshot);
     return target;
   }
@@ -46,7 +48,7 @@ export class LinkResolver {
     if (now !== ASK_DATABASE) return now;
     this.storeReads++;
     const snapshot = this.cache.snapshot();
-    const target = withSteps(await this.store.target(domain, key));
+    const target = withSteps(await this.store.target(domain, key), this.context);
     this.cache.set(domain, key, target, snapshot);
     return target;
   }

@@ -7,6 +7,7 @@ import {
   PASSWORD_CHECKS_BUSY_PAGE,
   PASSWORD_PAGE,
   TOO_MANY_ATTEMPTS_PAGE,
+  VISIT_LIMIT_PAGE,
   WRONG_PASSWORD_PAGE,
 } from '../html/pages.js';
 import type { LinkTarget } from '../storage/stores/links.js';
@@ -31,6 +32,8 @@ const page = (status: number, html: string, ...extra: string[]): RedirectAnswer 
 const NOT_FOUND = page(404, NOT_FOUND_PAGE);
 export const BLOCKED = page(410, BLOCKED_PAGE);
 export const EXPIRED = page(410, EXPIRED_PAGE);
+// Not kept by browsers: raising the limit reopens the link.
+export const VISIT_LIMIT_REACHED = page(410, VISIT_LIMIT_PAGE, 'cache-control', 'no-store');
 // The form is never cached: whether a link has a password, and what it is, can change.
 export const PASSWORD_FORM = page(200, PASSWORD_PAGE, 'cache-control', 'no-store');
 export const WRONG_PASSWORD = page(403, WRONG_PASSWORD_PAGE, 'cache-control', 'no-store');

@@ -33,8 +33,8 @@ function ownPasswordCheck(): PasswordCheck {
  * unless STRICT_HOSTS is on, decision 0015), GET and HEAD / (a domain's home redirect), and
  * POST of a protected link's password. Every rule of a redirect lives here: what a key is,
  * Brief's reserved words, blocked and unknown links (and a domain's not-found redirect), the
- * blocklist, who is told of a visit, and the link's own steps (steps/steps.ts: expiry, password,
- * rules, query forwarding), which a plain link has none of. Its two doors call
+ * blocklist, who is told of a visit, and the link's own steps (steps/steps.ts: expiry, visit limit,
+ * password, rules, query forwarding), which a plain link has none of. Its two doors call
  * it: the node:http fast path (fast-path.ts) with answerNow, before Fastify, and the
  * Fastify routes (routes.ts) with answer and unlock, for what the fast path leaves (and
  * for app.inject).

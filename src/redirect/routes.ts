@@ -42,7 +42,7 @@ const redirectSchema = {
     'GET and HEAD `/{key}` on any configured short domain, chosen by the `Host` header (case-insensitively); a `Host` that is ' +
     'no short domain (or a claim not verified yet) is answered as the default domain, unless `STRICT_HOSTS=on`. ' +
     'A link lives only on its own domain. Each GET of a live link counts a click. A link with a password answers ' +
-    'a form (200) that posts the password back to the same address; an expired link answers 410. An unknown key on a ' +
+    'a form (200) that posts the password back to the same address; an expired link, or one past its visit limit (`maxVisits`), answers 410. An unknown key on a ' +
     'domain with a not-found page redirect (`notFoundPageRedirectUrl`) answers 302 to it (`Cache-Control: no-store`).',
   tags: ['redirect'],
   security: NO_AUTH,

@@ -19,6 +19,7 @@ import { invitationAttempts } from './migrations/0018-invitation-attempts.js';
 import { passwordResets } from './migrations/0019-password-resets.js';
 import { serverSettings } from './migrations/0020-server-settings.js';
 import { linkRules } from './migrations/0021-link-rules.js';
+import { linkVisitLimits } from './migrations/0022-link-visit-limits.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0019-password-resets': passwordResets(database.dialect),
     '0020-server-settings': serverSettings(database.dialect),
     '0021-link-rules': linkRules(database.dialect),
+    '0022-link-visit-limits': linkVisitLimits(database.dialect),
   };
 }
 

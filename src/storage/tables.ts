@@ -77,6 +77,10 @@ export interface LinkTable {
   forward_query: Generated<boolean | number>;
   /** The link's redirect rules as JSON (an array of StoredRule), null when it has none. */
   rules: string | null;
+  /** Past this many counted visits the link answers 410; null: no limit. */
+  max_visits: number | null;
+  /** The visits counted against max_visits (bots excluded), added to by each instance's flush. */
+  limited_visits: Generated<number>;
   /** Why an administrator blocked the link (`brief link block --reason`); null when not given or not blocked. */
   block_reason: string | null;
   /** Its code is made from its id (decision 0026) and found by decoding; 0/1 on SQLite. Links from before keep stored codes. */

@@ -98,6 +98,7 @@ describe('spreadsheet-safe CSV cells', () => {
       rules: fc.array(fc.record({ url: hostileText, conditions: fc.array(fc.record({ type: hostileText, value: hostileText }), { maxLength: 2 }) }), {
         maxLength: 2,
       }),
+      maxVisits: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
     }) satisfies fc.Arbitrary<ExportedLink>;
     await fc.assert(
       fc.asyncProperty(fc.array(link, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), async (links, cuts) => {
@@ -124,6 +125,7 @@ describe('spreadsheet-safe CSV cells', () => {
               hasPassword: row.hasPassword,
               forwardQuery: row.forwardQuery,
               rules: row.rules,
+              maxVisits: row.maxVisits,
             },
             {
               domain: absentWhenEmpty(sent.domain),
@@ -141,6 +143,7 @@ describe('spreadsheet-safe CSV cells', () => {
               forwardQuery: sent.forwardQuery,
               // As plain JSON values (the arbitrary's records have no prototype).
               rules: sent.rules.length === 0 ? undefined : JSON.parse(JSON.stringify(sent.rules)),
+              maxVisits: sent.maxVisits ?? undefined,
             },
           );
         });

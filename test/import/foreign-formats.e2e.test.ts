@@ -149,7 +149,7 @@ for (const dialect of dialects) {
         assert.equal((await link(test.database, 'go.test', 'gocode')).url, 'https://shlink.io/go');
       });
 
-      it('reads the JSON pages of its short-URL list API: validUntil, forwardQuery, visitsSummary, null domain', async () => {
+      it('reads the JSON pages of its short-URL list API: validUntil, maxVisits, forwardQuery, visitsSummary, null domain', async () => {
         const page = (data: unknown[], current: number) => ({
           shortUrls: { data, pagination: { currentPage: current, pagesCount: 2, itemsPerPage: 1 } },
         });
@@ -170,7 +170,7 @@ for (const dialect of dialects) {
         const file = write(
           'shlink.json',
           JSON.stringify([
-            page([item('sj1', { title: 'First', forwardQuery: false, meta: { validUntil: '2031-01-01T00:00:00+00:00' } })], 1),
+            page([item('sj1', { title: 'First', forwardQuery: false, meta: { validUntil: '2031-01-01T00:00:00+00:00', maxVisits: 50 } })], 1),
             page([item('sj2', { domain: 'go.test' }), item('sj3', { longUrl: 'ftp://nope' })], 2),
           ]),
         );
@@ -185,6 +185,20 @@ for (const dialect of dialects) {
         assert.equal(first.forward_query, false);
         assert.equal(first.clicks, 9);
         assert.equal((await link(test.database, 'go.test', 'sj2')).forward_query, true);
+        const limits = await test.database.db
+          .selectFrom('links')
+          .select(['key', 'max_visits'])
+          .where('key', 'in', ['sj1', 'sj2'])
+          .orderBy('key')
+          .execute();
+        assert.deepEqual(
+          limits,
+          [
+            { key: 'sj1', max_visits: 50 },
+            { key: 'sj2', max_visits: null },
+          ],
+          'maxVisits null: no limit',
+        );
       });
     });
 

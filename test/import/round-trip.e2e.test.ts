@@ -58,6 +58,8 @@ for (const dialect of dialects) {
         comment: 'says "hi", then\nleaves',
         expiresAt: EXPIRES,
         forwardQuery: false,
+        // A visit limit (decision 0039), carried over as it is.
+        maxVisits: 25,
         // Redirect rules (decision 0039), with text that needs escaping in JSON and in CSV.
         rules: [
           { url: 'https://example.com/robots?x=%221%22,2', conditions: [{ type: 'device', value: 'bot' }] },

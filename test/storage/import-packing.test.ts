@@ -22,6 +22,7 @@ const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink => ({
   clicks: 0,
   forwardQuery: true,
   rules: [],
+  maxVisits: null,
   ...fields,
 });
 
@@ -35,6 +36,7 @@ describe('import packing', () => {
         link(0),
         link(1, { key: null, title: null, comment: 'moved', expiresAt: 1_900_000_000_000, status: 'blocked', clicks: 12, forwardQuery: false }),
         link(2, { keyIsCode: true, key: 'x4Tq9Zb', clicks: 2 ** 40 }),
+        link(4, { maxVisits: 2_147_483_647 }),
         link(3, { rules: [{ url: 'https://example.com/r', conditions: [{ type: 'query', key: 'a', value: 'b' }] }] }),
       ],
     };

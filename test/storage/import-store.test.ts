@@ -24,6 +24,7 @@ const link = (n: number, accountId: number): ImportedLink => ({
   clicks: n % 3,
   forwardQuery: true,
   rules: [],
+  maxVisits: null,
 });
 
 if (dialects.includes('postgres')) {

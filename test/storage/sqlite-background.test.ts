@@ -141,6 +141,7 @@ describe('SQLite background thread', () => {
       clicks: 4,
       forwardQuery: true,
       rules: [],
+      maxVisits: null,
     });
     const batch = (dryRun: boolean) => ({
       source: 'bg-test',
@@ -206,6 +207,7 @@ describe('SQLite background thread', () => {
           clicks: 0,
           forwardQuery: true,
           rules: [],
+          maxVisits: null,
         },
       ],
       () => 7,

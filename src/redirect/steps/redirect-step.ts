@@ -1,7 +1,7 @@
 // What a step of the redirect pipeline is (decision 0039): a per-link option made into a function of a visit,
 // once, when the link is loaded; the pipeline runs a link's steps in the order of steps.ts, and a plain link has none.
 import type { IncomingMessage } from 'node:http';
-import type { LinkTarget } from '../../storage/stores/links.js';
+import type { LinkTarget, VisitLimit } from '../../storage/stores/links.js';
 import type { Visitor } from '../../visitors/visitor.js';
 import { withVisitorQuery } from '../query-forwarding.js';
 import type { RedirectAnswer } from '../redirect-answer.js';
@@ -53,8 +53,13 @@ export class Visit {
 /** A step: an answer ends the visit there (410, the password form); undefined lets it go on to the next step. */
 export type RedirectStep = (visit: Visit) => RedirectAnswer | undefined;
 
+/** What an instance gives the steps of the links it loads: the visits counted against links' limits. */
+export interface StepContext {
+  readonly visits?: { of(id: number, limit: VisitLimit): { readonly total: number } };
+}
+
 /** A per-link option: the step a loaded link needs, or undefined when the link does not use the option. */
-export type LinkOption = (target: LinkTarget) => RedirectStep | undefined;
+export type LinkOption = (target: LinkTarget, context: StepContext) => RedirectStep | undefined;
 
 /** A target as the redirect keeps it: `steps` only on a link with per-link behaviour, never an empty list. */
 export type RedirectTarget = LinkTarget & { readonly steps?: readonly RedirectStep[] };

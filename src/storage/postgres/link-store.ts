@@ -123,6 +123,7 @@ function insertValues(link: NewLink, id: number, code: string, reusable: boolean
     reusable: reusable ? 1 : 0, // PostgreSQL reads '1' as true
     forward_query: link.forwardQuery ? 1 : 0,
     rules: rulesColumn(link.rules),
+    max_visits: link.maxVisits,
     coded: 1,
   };
 }

@@ -8,6 +8,7 @@ import { SqlPasskeyStore } from '../sql/passkey-store.js';
 import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
+import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { PostgresAnalyticsStore } from './analytics-store.js';
 import { PostgresImportStore } from './import-store.js';
@@ -33,5 +34,6 @@ export function postgresStores(connection: Connection): StoreSet {
     blocklist: new SqlBlocklistStore(connection),
     imports: new PostgresImportStore(connection),
     settings: new SqlServerSettingsStore(connection),
+    visitLimits: new SqlVisitLimitStore(connection),
   };
 }

@@ -22,6 +22,8 @@ export interface ExportedLink {
   forwardQuery: boolean;
   /** Its redirect rules, in order; empty: none. */
   rules: readonly StoredRule[];
+  /** Its visit limit; null: none. */
+  maxVisits: number | null;
 }
 
 export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
@@ -39,6 +41,7 @@ export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
   'hasPassword',
   'forwardQuery',
   'rules',
+  'maxVisits',
 ];
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -66,6 +69,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         'links.expires_at',
         'links.forward_query',
         'links.rules',
+        'links.max_visits',
         // Whether there is a password, never the hash.
         sql<boolean | number>`links.password_hash is not null`.as('has_password'),
       ])
@@ -91,6 +95,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         hasPassword: Boolean(row.has_password),
         forwardQuery: Boolean(row.forward_query),
         rules: rulesOf(row.rules) ?? [],
+        maxVisits: row.max_visits,
       };
     }
     if (rows.length < pageSize) return;

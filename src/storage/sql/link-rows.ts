@@ -23,6 +23,7 @@ export function toLinkRecord(row: LinkRow): LinkRecord {
     reusable: Boolean(row.reusable),
     forwardQuery: Boolean(row.forward_query),
     rules: rulesOf(row.rules) ?? [],
+    maxVisits: row.max_visits,
   };
 }
 
@@ -39,12 +40,22 @@ export function rulesColumn(rules: readonly StoredRule[]): string | null {
 }
 
 /** The columns a redirect needs. */
-export const TARGET_COLUMNS = ['id', 'url', 'status', 'password_hash', 'expires_at', 'forward_query', 'rules'] as const;
+export const TARGET_COLUMNS = [
+  'id',
+  'url',
+  'status',
+  'password_hash',
+  'expires_at',
+  'forward_query',
+  'rules',
+  'max_visits',
+  'limited_visits',
+] as const;
 export type TargetRow = Pick<LinkRow, (typeof TARGET_COLUMNS)[number]>;
 
 /**
- * A target; a guard only when the link has a password or an expiry, `forwardQuery` only when it is off, and `rules`
- * only when it has some, so ordinary targets keep one shape.
+ * A target; a guard only when the link has a password or an expiry, `forwardQuery` only when it is off, `rules`
+ * only when it has some, and `visitLimit` only when it has one, so ordinary targets keep one shape.
  */
 export function toTarget(row: TargetRow | undefined): LinkTarget | null {
   if (!row) return null;
@@ -55,5 +66,6 @@ export function toTarget(row: TargetRow | undefined): LinkTarget | null {
       : { id: row.id, url: row.url, blocked, guard: { passwordHash: row.password_hash, expiresAt: row.expires_at } };
   const forwarding = row.forward_query ? target : { ...target, forwardQuery: false as const };
   const rules = rulesOf(row.rules);
-  return rules === undefined ? forwarding : { ...forwarding, rules };
+  const ruled = rules === undefined ? forwarding : { ...forwarding, rules };
+  return row.max_visits === null ? ruled : { ...ruled, visitLimit: { max: row.max_visits, counted: Number(row.limited_visits) } };
 }

@@ -139,6 +139,8 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
           // Rules make a link of its own, as a password does: it no longer answers as "the" link to its URL.
           ...(changes.rules !== undefined && { rules: rulesColumn(changes.rules) }),
           ...(changes.rules !== undefined && changes.rules.length > 0 && { reusable: 0 }),
+          ...(changes.maxVisits !== undefined && { max_visits: changes.maxVisits }),
+          ...(changes.maxVisits != null && { reusable: 0 }),
           updated_at: Date.now(),
         })
         .where('id', '=', link.id)

@@ -20,7 +20,7 @@ export interface PackedImport {
   readonly comments: (string | null)[];
   /** The rules column of each link (JSON text, null: none). */
   readonly rules: (string | null)[];
-  /** accountId, createdAt, expiresAt (NaN: none), clicks: four a link. */
+  /** accountId, createdAt, expiresAt (NaN: none), clicks, maxVisits (NaN: none): five a link. */
   readonly numbers: Float64Array;
   /** keyIsCode, blocked, forwardQuery: one bit each, a byte a link. */
   readonly flags: Uint8Array;
@@ -32,17 +32,19 @@ const HASH_BYTES = 32;
 const KEY_IS_CODE = 1;
 const BLOCKED = 2;
 const FORWARD_QUERY = 4;
+const NUMBERS = 5;
 
 export function packImport({ source, links, codeLengths, dryRun }: ImportBatch): PackedImport {
   const count = links.length;
-  const numbers = new Float64Array(count * 4);
+  const numbers = new Float64Array(count * NUMBERS);
   const flags = new Uint8Array(count);
   const hashes = new Uint8Array(count * HASH_BYTES);
   links.forEach((link, i) => {
-    numbers[i * 4] = link.accountId;
-    numbers[i * 4 + 1] = link.createdAt;
-    numbers[i * 4 + 2] = link.expiresAt ?? Number.NaN;
-    numbers[i * 4 + 3] = link.clicks;
+    numbers[i * NUMBERS] = link.accountId;
+    numbers[i * NUMBERS + 1] = link.createdAt;
+    numbers[i * NUMBERS + 2] = link.expiresAt ?? Number.NaN;
+    numbers[i * NUMBERS + 3] = link.clicks;
+    numbers[i * NUMBERS + 4] = link.maxVisits ?? Number.NaN;
     flags[i] = (link.keyIsCode ? KEY_IS_CODE : 0) | (link.status === 'blocked' ? BLOCKED : 0) | (link.forwardQuery ? FORWARD_QUERY : 0);
     hashes.set(link.urlHash, i * HASH_BYTES);
   });
@@ -73,10 +75,11 @@ export function unpackImport(packed: PackedImport): ImportBatch {
   const hashBuffer = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
   const links: ImportedLink[] = [];
   for (let i = 0; i < packed.count; i++) {
-    const expiresAt = numbers[i * 4 + 2]!;
+    const expiresAt = numbers[i * NUMBERS + 2]!;
+    const maxVisits = numbers[i * NUMBERS + 4]!;
     links.push({
       originKey: packed.originKeys[i]!,
-      accountId: numbers[i * 4]!,
+      accountId: numbers[i * NUMBERS]!,
       domain: packed.domains[i]!,
       key: packed.keys[i]!,
       keyIsCode: (flags[i]! & KEY_IS_CODE) !== 0,
@@ -84,12 +87,13 @@ export function unpackImport(packed: PackedImport): ImportBatch {
       urlHash: hashBuffer.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES),
       title: packed.titles[i]!,
       comment: packed.comments[i]!,
-      createdAt: numbers[i * 4 + 1]!,
+      createdAt: numbers[i * NUMBERS + 1]!,
       expiresAt: Number.isNaN(expiresAt) ? null : expiresAt,
       status: (flags[i]! & BLOCKED) !== 0 ? 'blocked' : 'public',
-      clicks: numbers[i * 4 + 3]!,
+      clicks: numbers[i * NUMBERS + 3]!,
       forwardQuery: (flags[i]! & FORWARD_QUERY) !== 0,
       rules: rulesOf(packed.rules[i]!) ?? [],
+      maxVisits: Number.isNaN(maxVisits) ? null : maxVisits,
     });
   }
   return { source: packed.source, links, codeLengths: packed.codeLengths, dryRun: packed.dryRun };

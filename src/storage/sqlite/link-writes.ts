@@ -7,8 +7,8 @@ import { SqliteCodedIds } from './coded-ids.js';
 
 /** The insert's columns in the order of its placeholders. */
 const INSERT =
-  'insert into links (id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, coded) ' +
-  "values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?, ?, ?, 1) on conflict do nothing";
+  'insert into links (id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, max_visits, coded) ' +
+  "values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?, ?, ?, ?, 1) on conflict do nothing";
 // The dedupe index is partial: the query names its condition literally so SQLite uses it.
 const DUPLICATE =
   'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null and reusable = true';
@@ -31,6 +31,7 @@ type InsertParams = [
   number,
   number,
   string | null,
+  number | null,
 ];
 
 /**
@@ -78,6 +79,7 @@ export class SqliteLinkWrites {
         reusable ? 1 : 0,
         link.forwardQuery ? 1 : 0,
         rulesColumn(link.rules),
+        link.maxVisits,
       );
       if (result.changes === 0) return undefined;
       return {
@@ -99,6 +101,7 @@ export class SqliteLinkWrites {
         reusable,
         forwardQuery: link.forwardQuery,
         rules: link.rules,
+        maxVisits: link.maxVisits,
       };
     };
     const inserted = tryInsert(link.reusable);

@@ -24,6 +24,8 @@ export interface ImportedLink {
   readonly forwardQuery: boolean;
   /** Its redirect rules, checked as the API checks them; empty: none. */
   readonly rules: readonly StoredRule[];
+  /** Its visit limit (its visits start at none counted); null: none. */
+  readonly maxVisits: number | null;
 }
 
 /** What became of one row: its new link, already imported by an earlier run, or its key held by another link. */

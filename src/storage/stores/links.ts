@@ -52,6 +52,8 @@ export interface LinkRecord {
   readonly forwardQuery: boolean;
   /** Its redirect rules, in order; empty when it has none. */
   readonly rules: readonly StoredRule[];
+  /** Past this many counted visits (bots excluded) it answers 410; null: no limit. */
+  readonly maxVisits: number | null;
 }
 
 /** A link to create; the store makes its code from its id. */
@@ -78,6 +80,8 @@ export interface NewLink {
   readonly forwardQuery: boolean;
   /** Empty: none. */
   readonly rules: readonly StoredRule[];
+  /** null: no visit limit. */
+  readonly maxVisits: number | null;
 }
 
 /** What an edit changes; absent fields stay as they are, null clears. */
@@ -90,6 +94,8 @@ export interface LinkChanges {
   readonly forwardQuery?: boolean;
   /** The link's rules, replacing the ones it had; empty removes them. Rules take the link out of dedupe. */
   readonly rules?: readonly StoredRule[];
+  /** The link's visit limit; null removes it. A limit takes the link out of dedupe. */
+  readonly maxVisits?: number | null;
 }
 
 /** A link with the clicks counted for it so far. */
@@ -117,6 +123,14 @@ export interface LinkTarget {
   readonly forwardQuery?: false;
   /** Only on links with redirect rules (never empty): absent on the rest. */
   readonly rules?: readonly StoredRule[];
+  /** Only on links with a visit limit: absent on the rest. */
+  readonly visitLimit?: VisitLimit;
+}
+
+/** A link's visit limit, and the visits counted against it when the target was read. */
+export interface VisitLimit {
+  readonly max: number;
+  readonly counted: number;
 }
 
 /** What stands between a visitor and the destination of a guarded link. */

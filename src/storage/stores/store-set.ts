@@ -12,6 +12,7 @@ import type { PasskeyStore } from './passkeys.js';
 import type { PasswordStore } from './passwords.js';
 import type { PeopleStore } from './people.js';
 import type { ServerSettingsStore } from './server-settings.js';
+import type { VisitLimitStore } from './visit-limits.js';
 
 export interface StoreSet {
   readonly links: LinkStore;
@@ -28,4 +29,6 @@ export interface StoreSet {
   readonly imports: ImportStore;
   /** What a running server records for the CLI (its domains). */
   readonly settings: ServerSettingsStore;
+  /** The visits counted against links' visit limits. */
+  readonly visitLimits: VisitLimitStore;
 }
