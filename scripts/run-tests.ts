@@ -32,11 +32,19 @@ const SERIAL: Readonly<Record<string, string>> = {
 };
 
 /**
- * The order files start in: the kinds whose files run longest first (processes, a browser, waits on the
- * database), the many short unit files last, so they fill the gaps at the end instead of one long file
- * running alone while the other cores idle.
+ * The order files start in: one of each kind in turn (e2e, browser, postgres, http, unit, then again), so the
+ * long files that start processes or drive the browser start early but never crowd the cores together (nine
+ * browser files at once spent most of their time waiting on the one Chromium), and the many short unit and http
+ * files fill the last gaps.
  */
 const START_ORDER: readonly Kind[] = ['e2e', 'browser', 'postgres', 'http', 'unit'];
+
+/** Files in turns of one of each kind, START_ORDER's, each kind's files in their own order. */
+function inTurns(entries: ReadonlyArray<{ file: string; kind: Kind }>): string[] {
+  const byKind = START_ORDER.map((kind) => entries.filter((entry) => entry.kind === kind).map((entry) => entry.file));
+  const longest = Math.max(0, ...byKind.map((files) => files.length));
+  return Array.from({ length: longest }, (_, turn) => byKind.flatMap((files) => (turn < files.length ? [files[turn]!] : []))).flat();
+}
 
 /** src/'s line coverage by a run of every kind with PostgreSQL and Redis (percent), at least: raise it as tests are added, never lower it. */
 const COVERAGE_FLOOR = 92.8;
@@ -82,10 +90,7 @@ async function main(): Promise<number> {
     console.error(`run-tests: no kind (scripts/test-kinds.ts, docs/testing.md):\n  ${problems.join('\n  ')}`);
     return 2;
   }
-  const files = classified
-    .flatMap((entry) => ('kind' in entry && chosen.includes(entry.kind) ? [entry] : []))
-    .sort((a, b) => START_ORDER.indexOf(a.kind) - START_ORDER.indexOf(b.kind))
-    .map((entry) => entry.file);
+  const files = inTurns(classified.flatMap((entry) => ('kind' in entry && chosen.includes(entry.kind) ? [entry] : [])));
   const serial = files.filter((file) => file in SERIAL);
   const parallel = files.filter((file) => !(file in SERIAL));
   const started = Date.now();
