@@ -1,18 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import UAParser from 'ua-parser-js';
+import type { ClickEvent } from '../storage/stores/analytics.js';
 import { botName } from './bots.js';
 
-/** What a user agent says, as analytics records it: ua-parser-js's names, cut to FIELD_MAX; null where it says nothing. */
-export interface Agent {
-  /** The bot's name (bots.ts), or null for a browser. */
-  readonly bot: string | null;
-  readonly browser: string | null;
-  readonly browserVersion: string | null;
-  readonly os: string | null;
-  /** ua-parser-js's device type (`mobile`, `tablet`, `console`, `smarttv`, `wearable`, `embedded`), or `desktop` when it names none. */
-  readonly deviceType: string | null;
-  readonly deviceVendor: string | null;
-}
+/**
+ * What a user agent says, as analytics records it (the click event's fields that come from it): ua-parser-js's
+ * names, cut to FIELD_MAX; null where it says nothing; the device type `desktop` when it names none.
+ */
+export type Agent = Pick<ClickEvent, 'bot' | 'browser' | 'browserVersion' | 'os' | 'deviceType' | 'deviceVendor'>;
 
 const FIELD_MAX = 64;
 
