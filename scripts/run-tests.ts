@@ -5,7 +5,9 @@
 // What every suite would otherwise pay on its own is paid once here, before the first file starts:
 // - a migrated SQLite file and (with TEST_DATABASE_URL) a migrated PostgreSQL template database, which
 //   test/support/database.ts copies for each suite (a file copy; CREATE DATABASE … TEMPLATE);
-// - one Chromium (with browser tests), which each browser suite reaches through its own contexts.
+// - one Chromium (with browser tests), which each browser suite reaches through its own contexts;
+// - the TypeScript, transpiled into .test-build/ (scripts/transpile-tests.ts): each process loads plain JavaScript
+//   rather than every module through a loader's thread.
 // A file's kind is read off its path (scripts/test-kinds.ts: its suite's folder, or its name beside the code it tests).
 // Files run CONCURRENCY at a time, each in its own process with its own database, port, data folder and
 // Redis prefix; the few listed in SERIAL run afterwards, one at a time, and say why. The line coverage of src/
@@ -18,6 +20,7 @@ import { chromiumServerOptions } from '../test/support/chromium.js';
 import { prepareTemplates } from '../test/support/templates.js';
 import { srcCoverage } from './test-coverage.js';
 import { KINDS, type Kind, testFiles } from './test-kinds.js';
+import { builtPath, transpileTests } from './transpile-tests.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -66,8 +69,8 @@ const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-coverage-'));
 function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEnv): Promise<number> {
   if (files.length === 0) return Promise.resolve(0);
   const flags = [
-    '--import',
-    'tsx',
+    // The files' source maps: stack traces and coverage name the TypeScript.
+    '--enable-source-maps',
     '--import',
     './test/support/own-coverage.mjs',
     '--test',
@@ -76,7 +79,8 @@ function run(group: string, files: string[], jobs: number, env: NodeJS.ProcessEn
   ];
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
   reporters.push('--test-reporter=lcov', `--test-reporter-destination=${path.join(coverageDir, `${group}.lcov`)}`);
-  const child: ChildProcess = spawn(process.execPath, [...flags, ...reporters, ...files], { cwd: ROOT, env, stdio: 'inherit' });
+  const built = files.map(builtPath);
+  const child: ChildProcess = spawn(process.execPath, [...flags, ...reporters, ...built], { cwd: ROOT, env, stdio: 'inherit' });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
 
@@ -94,6 +98,7 @@ async function main(): Promise<number> {
   const serial = files.filter((file) => file in SERIAL);
   const parallel = files.filter((file) => !(file in SERIAL));
   const started = Date.now();
+  await transpileTests(ROOT);
   const templates = await prepareTemplates();
   const chromium = chosen.includes('browser') ? await startChromium() : undefined;
   const env = { ...process.env, ...templates.env, ...chromium?.env };

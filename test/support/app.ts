@@ -23,6 +23,8 @@ export const TEST_ENV: Record<string, string> = {
   PUBLIC_DOMAINS: PUBLIC_HOST,
   LOG_LEVEL: 'silent',
   CHANGE_POLL_MS: '10',
+  // A redirect cache of 100,000 entries (the default) is allocated whole when the app is built; the suites hold a few.
+  CACHE_SIZE: '10000',
   // Off by default (config.ts); the tests record every visit, as a server with analytics on.
   ANALYTICS: 'full',
   // The suites make many links and calls from one address; the limits' own tests turn them on.
