@@ -109,6 +109,7 @@ export async function benchAnalyticsQueries(dir: string, count: number, now = Da
         referrerHost: pick(REFERRERS, random),
         country: pick(COUNTRIES, random),
         city: null,
+        rule: null,
         clicks: 1,
       };
       events.push({ event, accountId });

@@ -53,6 +53,7 @@ const batch = () => {
       referrerHost: pick([null, 'news.example', 't.co']),
       country: pick(['US', 'DE', 'FR', 'GB', 'IN']),
       city: null,
+      rule: null,
     });
   }
   return { writer: 'bench', seq: ++seq, events };

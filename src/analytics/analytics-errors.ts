@@ -7,6 +7,9 @@ export const ANALYTICS_ERRORS = {
     BriefError.invalid('timezone', 'timezone', 'The timezone field must be an IANA time zone name, such as Europe/Paris'),
   ),
   link: declareError('A link that is not domain/slug', () => BriefError.invalid('link', 'link', 'The link field must be domain/slug')),
+  linkRequired: declareError('top-rules without a link', () =>
+    BriefError.invalid('link', 'required', "The link field must be defined for top-rules: the domain/slug of the link whose rules' clicks to count"),
+  ),
   instant: (field: 'from' | 'to') =>
     BriefError.invalid(field, field, `The ${field} field must be an ISO timestamp with its offset, such as 2026-11-01T00:00:00Z`),
   fromMissing: () => BriefError.invalid('from', 'from', 'The from field is required with to: an ISO timestamp'),

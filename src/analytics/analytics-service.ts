@@ -1,7 +1,9 @@
 import type { Caller } from '../accounts/caller.js';
 import { ISO_TIMESTAMP } from '../iso-instants.js';
 import type { LinkService } from '../links/link-service.js';
-import type { AnalyticsStore, ClickCountQuery, TopColumn } from '../storage/stores/analytics.js';
+import { labelledUrl } from '../redirect/rules/rule-labels.js';
+import type { AnalyticsStore, ClickCountQuery, TopColumn, TopCount } from '../storage/stores/analytics.js';
+import type { LinkRecord } from '../storage/stores/links.js';
 import { ANALYTICS_ERRORS } from './analytics-errors.js';
 import type { AnalyticsRetention } from './analytics-retention.js';
 import type { ClicksQuery, ClicksResult, RangeName, TopEntry, TopQuery, TopResult } from './schemas.js';
@@ -28,6 +30,7 @@ export const TOP_DIMENSIONS = {
   referers: 'referrer_host',
   languages: 'language',
   cities: 'city',
+  rules: 'rule',
 } as const satisfies Record<string, TopColumn>;
 export type TopDimension = keyof typeof TOP_DIMENSIONS;
 
@@ -51,7 +54,7 @@ export class AnalyticsService {
     if (query.granularity === 'hour' && end - start > HOURLY_MAX_MS) {
       throw ANALYTICS_ERRORS.hoursTooLong();
     }
-    const linkId = query.link === undefined ? undefined : await this.linkId(caller, query.link);
+    const linkId = query.link === undefined ? undefined : (await this.ownLink(caller, query.link)).id;
     const series = seriesBetween(start, end, query.granularity, zone);
     const slots = await this.store.humanClicksBySlot(this.counting(caller, linkId, start, end));
     const counts = series.buckets.map(() => 0);
@@ -68,18 +71,21 @@ export class AnalyticsService {
 
   /**
    * The most clicked values of a dimension in the range: people's clicks, or bots' visits only for `bots`; values
-   * not known (null) are left out. `cities` is empty unless GEOIP_CITY_DB names a city database.
+   * not known (null) are left out. `cities` is empty unless GEOIP_CITY_DB names a city database. `rules` is one
+   * link's only (what its visits took of its rules), so it needs `link`.
    */
   async top(caller: Caller, dimension: TopDimension, query: Query<TopQuery>): Promise<TopResult> {
     const zone = this.zone(query.timezone);
     const { start, end, name } = this.range(query, zone);
-    const linkId = query.link === undefined ? undefined : await this.linkId(caller, query.link);
+    const column = TOP_DIMENSIONS[dimension];
+    if (column === 'rule' && query.link === undefined) throw ANALYTICS_ERRORS.linkRequired();
+    const link = query.link === undefined ? undefined : await this.ownLink(caller, query.link);
     const datetimeRange: [string, string] = [new Date(start).toISOString(), new Date(end).toISOString()];
     const result = (data: TopEntry[]): TopResult => ({ datetimeRange, range: name, data });
-    const counts = this.counting(caller, linkId, start, end);
-    const column = TOP_DIMENSIONS[dimension];
+    const counts = this.counting(caller, link?.id, start, end);
     if (column === 'link_id') return result(await this.topLinks(caller, counts, query.limit));
     const rows = await this.store.topCounts(counts, column, query.limit);
+    if (column === 'rule') return result(rulesTaken(rows, link!));
     const entries: TopEntry[] = rows.map((row) => ({ label: row.value, click: row.clicks }));
     if (column === 'browser') {
       const versions = await this.store.topBrowserVersions(
@@ -140,13 +146,24 @@ export class AnalyticsService {
     return zone;
   }
 
-  /** The id of the caller's link named `domain/slug` (not found: 404, as any other account's link). */
-  private async linkId(caller: Caller, reference: string): Promise<number> {
+  /** The caller's link named `domain/slug` (not found: 404, as any other account's link). */
+  private async ownLink(caller: Caller, reference: string): Promise<LinkRecord> {
     const slash = reference.indexOf('/');
     if (slash <= 0 || slash === reference.length - 1) throw ANALYTICS_ERRORS.link();
     const { link } = await this.links.own(caller, reference.slice(0, slash), reference.slice(slash + 1));
-    return link.id;
+    return link;
   }
+}
+
+/**
+ * What a link's visits took of its rules, each with `meta.url`: the url its label names in the link's rules as they
+ * are now; none when the label names nothing there any more (the rules were edited since).
+ */
+function rulesTaken(rows: readonly TopCount[], link: LinkRecord): TopEntry[] {
+  return rows.map((row) => {
+    const url = labelledUrl(link.rules, link.url, row.value);
+    return url === undefined ? { label: row.value, click: row.clicks } : { label: row.value, click: row.clicks, meta: { url } };
+  });
 }
 
 /** An ISO 8601 timestamp with its offset (or Z), as epoch milliseconds. */

@@ -24,15 +24,17 @@ export interface RawVisit {
   readonly socketAddress: string | undefined;
   readonly forwardedFor: string | string[] | undefined;
   readonly optedOut: boolean;
+  /** What a visit of a link with rules took (ClickEvent's `rule`); null otherwise, or when not recorded. */
+  readonly rule: string | null;
   /** How many visits this one stands for. */
   visits: number;
 }
 
 /**
- * What an event says of its visitor: every field of a ClickEvent but its time, link and count.
+ * What an event says of its visitor: every field of a ClickEvent but its time, link, rule taken and count.
  * The enricher hands out one object per distinct set of values, so visits are folded by identity.
  */
-export type VisitProfile = Omit<ClickEvent, 'time' | 'linkId' | 'clicks'>;
+export type VisitProfile = Omit<ClickEvent, 'time' | 'linkId' | 'rule' | 'clicks'>;
 
 /** What a user agent says (the event's fields that come from it: visitors/user-agent.ts), parsed once per distinct agent. */
 type Agent = Pick<ClickEvent, keyof ParsedAgent>;
@@ -188,9 +190,9 @@ class Profiles {
   }
 }
 
-/** The event of a visit with what it says of its visitor: its second, link and number, and the profile's values. */
+/** The event of a visit with what it says of its visitor: its second, link, rule taken and number, and the profile's values. */
 export function eventOf(visit: RawVisit, profile: VisitProfile): ClickEvent {
-  return { time: visit.time, linkId: visit.linkId, ...profile, clicks: visit.visits };
+  return { time: visit.time, linkId: visit.linkId, ...profile, rule: visit.rule, clicks: visit.visits };
 }
 
 /** Whether two visits came with the same headers, opt-out and addresses: the same visitor, as far as analytics can tell. */

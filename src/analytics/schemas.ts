@@ -68,33 +68,57 @@ const TopEntry = Type.Object({
   click: Type.Integer({ minimum: 0 }),
   meta: Type.Optional(
     Type.Object(
-      { version: Type.Optional(Type.String({ description: 'top-browsers: the most clicked major version of the browser.' })) },
+      {
+        version: Type.Optional(Type.String({ description: 'top-browsers: the most clicked major version of the browser.' })),
+        url: Type.Optional(
+          Type.String({
+            description: "top-rules: the url the label names in the link's rules as they are now; absent when it names none any more.",
+          }),
+        ),
+      },
       { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Null()]) },
     ),
   ),
 });
 export type TopEntry = Static<typeof TopEntry>;
 
-export const TopResult = Type.Object(
-  {
-    datetimeRange: Type.Array(Timestamp, { minItems: 2, maxItems: 2, description: 'The range as [start, end): ISO timestamps.' }),
-    range: Type.Unsafe<RangeName>({ type: 'string', enum: [...RANGES, 'custom'], description: 'The range asked for; `custom` with `from`.' }),
-    data: Type.Array(TopEntry, { description: 'Most clicked first, then by label; values not known are left out.' }),
-  },
-  {
-    examples: [
-      {
-        datetimeRange: ['2026-11-15T00:00:00.000Z', '2026-11-22T00:00:00.000Z'],
-        range: '7d',
-        data: [
-          { label: 'Chrome', click: 41, meta: { version: '131' } },
-          { label: 'Firefox', click: 7 },
-        ],
-      },
-    ],
-  },
-);
+const topResultFields = {
+  datetimeRange: Type.Array(Timestamp, { minItems: 2, maxItems: 2, description: 'The range as [start, end): ISO timestamps.' }),
+  range: Type.Unsafe<RangeName>({ type: 'string', enum: [...RANGES, 'custom'], description: 'The range asked for; `custom` with `from`.' }),
+  data: Type.Array(TopEntry, { description: 'Most clicked first, then by label; values not known are left out.' }),
+};
+const WEEK: [string, string] = ['2026-11-15T00:00:00.000Z', '2026-11-22T00:00:00.000Z'];
+
+export const TopResult = Type.Object(topResultFields, {
+  examples: [
+    {
+      datetimeRange: WEEK,
+      range: '7d',
+      data: [
+        { label: 'Chrome', click: 41, meta: { version: '131' } },
+        { label: 'Firefox', click: 7 },
+      ],
+    },
+  ],
+});
 export type TopResult = Static<typeof TopResult>;
+
+/** top-rules' answer: the same shape, its example labels those of a link's rules (decision 0039). */
+export const TopRulesResult = Type.Object(topResultFields, {
+  examples: [
+    {
+      datetimeRange: WEEK,
+      range: '7d',
+      data: [
+        { label: 'rules.0.split.0', click: 52, meta: { url: 'https://example.com/a' } },
+        { label: 'rules.0.split.1', click: 48, meta: { url: 'https://example.com/b' } },
+        { label: 'url', click: 31, meta: { url: 'https://example.com/' } },
+        { label: 'rules.1', click: 9, meta: { url: 'https://example.com/fr' } },
+        { label: 'rules.2', click: 2 },
+      ],
+    },
+  ],
+});
 
 export const ClicksResult = Type.Object(
   {

@@ -7,7 +7,7 @@ import { errorResponse, workspaceCallErrors } from '../http/error-schemas.js';
 import { LINK_NOT_FOUND_EXAMPLES } from '../links/link-errors.js';
 import { ANALYTICS_ERRORS } from './analytics-errors.js';
 import { type AnalyticsService, TOP_DIMENSIONS, type TopDimension } from './analytics-service.js';
-import { ClicksQuery, ClicksResult, TopQuery, TopResult } from './schemas.js';
+import { ClicksQuery, ClicksResult, TopQuery, TopResult, TopRulesResult } from './schemas.js';
 
 /** What the analytics calls' query may get wrong (the top lists add their limit). */
 const QUERY_EXAMPLES = {
@@ -47,13 +47,20 @@ const TOP_SUBJECTS: Record<TopDimension, string> = {
   referers: "Referring sites, by the Referer's host",
   languages: 'Languages: the first of Accept-Language, lower-case',
   cities: 'Cities: always empty for now (there is no city database yet)',
+  rules:
+    "Brief's addition: what one link's visits took of its redirect rules (`link` is required). Labels: `rules.N` (rule N's url, " +
+    "0-based as in the link's `rules`), `rules.N.split.M` (target M of rule N's A/B split) or `url` (no rule matched: the " +
+    "link's own url); `meta.url` is the url the label names in the link's rules as they are now, absent when it names none " +
+    'any more (the rules were edited since). Visits made while the link had no rules, and visits of which nothing of the ' +
+    'visitor is recorded (`ANALYTICS=minimal`, `DNT: 1`), are left out',
 };
 
 const topSchema = (dimension: TopDimension) => ({
   summary: `Top ${dimension}`,
   description:
-    `${TOP_SUBJECTS[dimension]}, with their clicks in the range of the time zone on the workspace's links (or one link's, ` +
-    'with `link`): most clicked first, then by label, at most `limit` (10). Clicks whose value is not known are left out. ' +
+    `${TOP_SUBJECTS[dimension]}, with their clicks in the range of the time zone on ` +
+    (dimension === 'rules' ? 'the link: ' : "the workspace's links (or one link's, with `link`): ") +
+    'most clicked first, then by label, at most `limit` (10). Clicks whose value is not known are left out. ' +
     (dimension === 'bots' ? '' : 'Visits by crawlers and link-preview fetchers are not counted. ') +
     'Events are written every CLICK_FLUSH_MS, so the last second or so may not be counted yet.',
   tags: ['v3 analytics'],
@@ -61,9 +68,13 @@ const topSchema = (dimension: TopDimension) => ({
   querystring: TopQuery,
   response: {
     ...clicksSchema.response,
-    200: TopResult,
+    200: dimension === 'rules' ? TopRulesResult : TopResult,
     422: errorResponse(422, {
-      examples: { ...QUERY_EXAMPLES, limit: rangeExample('A number out of range', 'limit', TopQuery.properties.limit) },
+      examples: {
+        ...QUERY_EXAMPLES,
+        ...(dimension === 'rules' && { linkRequired: ANALYTICS_ERRORS.linkRequired }),
+        limit: rangeExample('A number out of range', 'limit', TopQuery.properties.limit),
+      },
     }),
   },
 });

@@ -66,9 +66,11 @@ export class VisitRecorder extends PeriodicWriter {
 
   /**
    * The visit observer (redirect-pipeline.ts): on the request path, so it only appends, or adds one
-   * to the visit before when this one is alike (the same link, second and headers: a burst).
+   * to the visit before when this one is alike (the same link, second, headers and rule taken: a burst).
+   * `taken` (what a visit of a link with rules took) is recorded as the visitor's dimensions are: only
+   * with ANALYTICS=full and not for an opted-out visit, since a rule's conditions say things of the visitor.
    */
-  readonly observe = (target: LinkTarget, request: IncomingMessage): void => {
+  readonly observe = (target: LinkTarget, request: IncomingMessage, taken?: string): void => {
     if (this.held >= this.options.max) {
       this.dropped++;
       return;
@@ -87,10 +89,12 @@ export class VisitRecorder extends PeriodicWriter {
       socketAddress: full ? request.socket.remoteAddress : undefined,
       forwardedFor: full && this.options.forwarded ? headers['x-forwarded-for'] : undefined,
       optedOut,
+      rule: full ? (taken ?? null) : null,
       visits: 1,
     };
     const last = this.pending.at(-1);
-    if (last !== undefined && last.linkId === visit.linkId && last.time === visit.time && sameVisitor(last, visit)) last.visits++;
+    if (last !== undefined && last.linkId === visit.linkId && last.time === visit.time && last.rule === visit.rule && sameVisitor(last, visit))
+      last.visits++;
     else this.pending.push(visit);
   };
 
@@ -189,19 +193,21 @@ type Tally = { -readonly [K in keyof ClickEvent]: ClickEvent[K] };
  * The events of a flush: visits alike in all else within the same second are one event with their
  * count (a burst of visits to one link costs one row). Visitors' profiles are shared objects
  * (VisitEnricher), so visits are told apart by the second, the profile's identity and the link,
- * without building a key for each.
+ * without building a key for each; only a visit of a link with rules builds one, the link and the
+ * rule it took (`7 rules.0`), so that visits that took different rules stay apart.
  */
-class Fold {
-  private readonly bySecond = new Map<number, Map<VisitProfile, Map<number, Tally>>>();
+export class Fold {
+  private readonly bySecond = new Map<number, Map<VisitProfile, Map<number | string, Tally>>>();
   private lastTime = Number.NaN;
   private lastProfile: VisitProfile | undefined;
-  private lastLinks = new Map<number, Tally>();
+  private lastLinks = new Map<number | string, Tally>();
 
   add(visit: RawVisit, profile: VisitProfile): void {
     const links = visit.time === this.lastTime && profile === this.lastProfile ? this.lastLinks : this.linksOf(visit.time, profile);
-    const tally = links.get(visit.linkId);
+    const key = visit.rule === null ? visit.linkId : `${visit.linkId} ${visit.rule}`;
+    const tally = links.get(key);
     if (tally !== undefined) tally.clicks += visit.visits;
-    else links.set(visit.linkId, eventOf(visit, profile));
+    else links.set(key, eventOf(visit, profile));
   }
 
   events(): ClickEvent[] {
@@ -210,7 +216,7 @@ class Fold {
     return events;
   }
 
-  private linksOf(time: number, profile: VisitProfile): Map<number, Tally> {
+  private linksOf(time: number, profile: VisitProfile): Map<number | string, Tally> {
     const links = within(within(this.bySecond, time), profile);
     this.lastTime = time;
     this.lastProfile = profile;

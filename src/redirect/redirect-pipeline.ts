@@ -14,9 +14,10 @@ import { type RedirectTarget, Visit } from './steps/redirect-step.js';
  * Something that sees every visit: a GET redirect to a live link (not HEAD, not a
  * blocked, expired or unknown link), or the right password for a protected one. Called on
  * the request path, so it must only note what it needs and return (the click counter adds
- * one to a tally).
+ * one to a tally). `taken`: what a visit of a link with rules took (`rules.N`, `rules.N.split.M`
+ * or `url`, rules/rule-labels.ts); undefined for any other link.
  */
-export type VisitObserver = (target: LinkTarget, request: IncomingMessage) => void;
+export type VisitObserver = (target: LinkTarget, request: IncomingMessage, taken?: string) => void;
 
 /** True or false for a password against a link's stored hash, or `busy` when too many checks wait already. */
 export type PasswordCheck = (password: string, stored: string) => Promise<boolean | 'busy'>;
@@ -135,7 +136,7 @@ export class RedirectPipeline {
     // The form posts to its own address, query string included: the visitor's parameters go on with them.
     const visit = this.walk(request, key, target, query, true);
     if (!(visit instanceof Visit)) return visit;
-    this.visit(target, request);
+    this.visit(target, request, visit.taken);
     return unlocked(visit.location(), visit.cookie);
   }
 
@@ -179,7 +180,7 @@ export class RedirectPipeline {
     }
     const visit = this.walk(request, key, target, query, false);
     if (!(visit instanceof Visit)) return visit;
-    if (request.method === 'GET') this.visit(target, request);
+    if (request.method === 'GET') this.visit(target, request, visit.taken);
     return this.answerFor(target, visit.location(), visit.personal, visit.cookie);
   }
 
@@ -203,7 +204,7 @@ export class RedirectPipeline {
     return target.blocked || (this.blockedHosts.size !== 0 && this.blockedHosts.coversUrl(target.url));
   }
 
-  private visit(target: LinkTarget, request: IncomingMessage): void {
-    for (const observe of this.observers) observe(target, request);
+  private visit(target: LinkTarget, request: IncomingMessage, taken?: string): void {
+    for (const observe of this.observers) observe(target, request, taken);
   }
 }

@@ -124,6 +124,8 @@ export interface ClickEventTable {
   referrer_host: string | null;
   country: string | null;
   city: string | null;
+  /** What a visit of a link with rules took (`rules.0`, `rules.0.split.1`, `url`); null otherwise (migration 0023). */
+  rule: string | null;
   /** Visits identical in every other column within the same second: one row. */
   clicks: ColumnType<number, number | undefined, number>;
 }

@@ -95,6 +95,7 @@ describe('VisitEnricher', () => {
     socketAddress: '10.0.0.1',
     forwardedFor: '198.51.100.23',
     optedOut: false,
+    rule: null,
     visits: 1,
     ...fields,
   });
@@ -119,6 +120,7 @@ describe('VisitEnricher', () => {
       referrerHost: 't.co',
       country: 'BR',
       city: null,
+      rule: null,
       clicks: 1,
     });
     assert.deepEqual(asked, ['198.51.100.23']);

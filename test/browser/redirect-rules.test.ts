@@ -1,14 +1,15 @@
 // Issue 39's web editor in real Chromium (decision 0039): a link's redirect rules added through the form's controls,
 // a bad value's 422 shown at its field, moved by the keyboard, saved with one PATCH and shown again after a reload;
 // "Test a visit" answers by the server's evaluation for two visitors; a rule removed, another made an A/B split;
-// axe clean at both widths.
+// the visits' "Clicks by rule" on the link's page; a visit limit set in the edit form (its 422 at the field) and
+// shown on the link's page; axe clean at both widths.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { runCli, type ServerProcess } from '../support/process.js';
+import { hostRequest, runCli, type ServerProcess } from '../support/process.js';
 import { assertAccessible, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
 
 describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, () => {
@@ -175,6 +176,68 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
       }
       await section.getByRole('button', { name: 'Cancel' }).click();
       assert.deepEqual(await stored(), [{ split, conditions: [{ type: 'device', value: 'ios' }] }]);
+
+      // Visits, and what they took on the link's page: two iPhones kept in the split's first target, one in its second,
+      // a computer sent to the link's own URL.
+      const visit = async (agent: string, cookie?: string) => {
+        const answer = await hostRequest(server.port, domain, `/${slug}`, 'GET', { 'user-agent': agent, ...(cookie && { cookie }) });
+        assert.equal(answer.status, 302);
+      };
+      await visit(IPHONE, 'brief_split=10');
+      await visit(IPHONE, 'brief_split=20');
+      await visit(IPHONE, 'brief_split=90');
+      await visit(COMPUTER);
+      const byRule = page.getByRole('region', { name: 'Clicks by rule' });
+      const counted = async () =>
+        Promise.all(
+          (await byRule.getByRole('listitem').all()).map(async (item) => [
+            (await item.locator('.top-label').textContent())?.replace(/\s+/g, ' ').trim(),
+            await item.locator('.top-count').textContent(),
+          ]),
+        );
+      // The events are written every CLICK_FLUSH_MS: the page is read again until they are in.
+      let rows: unknown[] = [];
+      for (let attempt = 0; attempt < 20 && rows.length < 3; attempt++) {
+        await page.reload();
+        await byRule
+          .getByText(/No clicks by people|Rule 1/)
+          .first()
+          .waitFor();
+        rows = await counted();
+        if (rows.length < 3) await page.waitForTimeout(500);
+      }
+      assert.deepEqual(rows, [
+        ['Rule 1, target 1 https://example.com/ios', '2'],
+        ['Rule 1, target 2 https://example.com/ios-b', '1'],
+        ["Link's own URL https://example.com/landing", '1'],
+      ]);
+      for (const size of WIDTHS) {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await assertAccessible(page, `link page with its clicks by rule (${size.name})`);
+        await screenshot(page, `rule-clicks-${size.name}`);
+      }
+
+      // A visit limit, from the edit form: the server's 422 at the field, then a limit saved and shown on the link's page.
+      await page.goto(`${server.origin}/app/links`);
+      await page.getByRole('button', { name: `Edit ${server.origin}/${slug}` }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit link' });
+      const limit = edit.getByLabel('Visit limit');
+      assert.equal(await limit.inputValue(), '', 'no limit yet');
+      await limit.fill('0');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await edit
+        .locator('#edit-max-visits-error')
+        .getByText(/maxVisits/)
+        .waitFor();
+      assert.equal(await limit.getAttribute('aria-invalid'), 'true');
+      await assertAccessible(page, 'edit form with a refused visit limit');
+      await limit.fill('500');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await page.getByText(`Saved ${server.origin}/${slug}.`).waitFor();
+      const limited = await fetch(`${server.origin}/v3/shorten/${encodeURIComponent(domain)}/${slug}`, { headers: auth });
+      assert.equal(((await limited.json()) as { maxVisits: number | null }).maxVisits, 500);
+      await page.goto(linkPage);
+      await page.getByRole('region', { name: 'The link' }).getByText('500 visits').waitFor();
     } finally {
       await closePage(page);
       await context.close();
@@ -207,6 +270,10 @@ describe('redirect rules on a link’s page (Chromium)', { timeout: 240_000 }, (
 async function focused(page: Page, name: string): Promise<void> {
   await page.waitForFunction((text) => document.activeElement?.textContent === text, name);
 }
+
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const COMPUTER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 async function closePage(page: Page): Promise<void> {
   if (!page.isClosed()) await page.close();

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { qs, type TestAccount, useTestApp } from '../support/app.js';
-import { TOP_LIST_DIMENSIONS } from '../support/events.js';
+import { LINK_TOP_LIST_DIMENSIONS, TOP_LIST_DIMENSIONS } from '../support/events.js';
 
 type Json = any;
 
 /** The top lists' routes, one per dimension. */
-const TOP_PATHS = TOP_LIST_DIMENSIONS.map((dimension) => `/v3/shorten/analytics/top-${dimension}`);
+const TOP_PATHS = [...TOP_LIST_DIMENSIONS, ...LINK_TOP_LIST_DIMENSIONS].map((dimension) => `/v3/shorten/analytics/top-${dimension}`);
 
 /** The error statuses most v3 calls document, and the code of each. */
 const V3_ERRORS = {
@@ -301,6 +301,7 @@ describe('API document and reference page', () => {
         [path, 'get', 422, `${path}?link=nope`, owned],
         [path, 'get', 422, `${path}?limit=101`, owned],
       ]),
+      ['/v3/shorten/analytics/top-rules', 'get', 422, '/v3/shorten/analytics/top-rules', owned],
       ['/v2/qrcode', 'get', 422, '/v2/qrcode?url=ftp://example.com/'],
       ['/v2/qrcode', 'get', 422, '/v2/qrcode?url=https://example.com/&width=63'],
       ['/v2/qrcode', 'get', 422, '/v2/qrcode?url=https://example.com/&level=X'],

@@ -25,6 +25,7 @@ const event = (linkId: number, time: number, bot: string | null = null): ClickEv
   referrerHost: null,
   country: 'US',
   city: null,
+  rule: null,
   clicks: 1,
 });
 
@@ -220,14 +221,39 @@ for (const dialect of dialects) {
         assert.equal((await rowsOf(linkId)).length, before + 3);
       });
 
-      it('notes only the time and link of a visit that opted out (DNT or Sec-GPC)', async () => {
+      it('keeps the visits that took different rules apart, in a burst and in the fold, and stores what each took', async () => {
+        const recorder = new VisitRecorder(t.database.analytics, enricher, log, { max: 100, full: true, forwarded: true });
+        const ruled = await createStoreLink(t.database, accountId, 'events-ruled');
+        const target = { id: ruled, url: 'https://example.com/events', blocked: false };
+        // All within one second (events are to the second), so what keeps rows apart is the rule alone.
+        if (Date.now() % 1000 > 900) await new Promise((resolve) => setTimeout(resolve, 150));
+        // The same visitor (headers) in a row: one burst only while the rule taken is the same.
+        for (const taken of ['rules.0', 'rules.0', 'rules.1.split.1', 'url', 'rules.0', undefined]) recorder.observe(target, request(), taken);
+        await recorder.stop();
+        const stored = await t.database.db.selectFrom('click_events').select(['rule', 'clicks']).where('link_id', '=', ruled).execute();
+        assert.deepEqual(
+          new Map(stored.map((row) => [row.rule, Number(row.clicks)])),
+          new Map<string | null, number>([
+            ['rules.0', 3],
+            ['rules.1.split.1', 1],
+            ['url', 1],
+            [null, 1],
+          ]),
+          'one row per rule taken, with its visits',
+        );
+        assert.equal(stored.length, 4);
+      });
+
+      it('notes only the time and link of a visit that opted out (DNT or Sec-GPC), and not the rule it took', async () => {
         const recorder = new VisitRecorder(t.database.analytics, enricher, log, { max: 100, full: true, forwarded: true });
         const target = { id: linkId, url: 'https://example.com/events', blocked: false };
         const before = (await rowsOf(linkId)).length;
-        recorder.observe(target, request({ dnt: '1', referer: 'https://example.org/', 'accept-language': 'de' }));
-        recorder.observe(target, request({ 'sec-gpc': '1' }));
+        recorder.observe(target, request({ dnt: '1', referer: 'https://example.org/', 'accept-language': 'de' }), 'rules.0');
+        recorder.observe(target, request({ 'sec-gpc': '1' }), 'url');
         await recorder.stop();
-        for (const row of (await rowsOf(linkId)).slice(before)) {
+        const rows = (await rowsOf(linkId)).slice(before);
+        assert.equal(rows.length, 2);
+        for (const row of rows) {
           assert.deepEqual(
             [
               row.bot,
@@ -240,10 +266,24 @@ for (const dialect of dialects) {
               row.referrer_host,
               row.country,
               row.city,
+              row.rule,
             ],
-            Array(10).fill(null),
+            Array(11).fill(null),
           );
         }
+      });
+
+      it('ANALYTICS=minimal: no rule taken is noted', async () => {
+        const minimal = new VisitEnricher('minimal', clientAddress({ kind: 'hops', hops: 1 }), () => 'US');
+        const recorder = new VisitRecorder(t.database.analytics, minimal, log, { max: 100, full: false, forwarded: true });
+        const target = { id: linkId, url: 'https://example.com/events', blocked: false };
+        const before = (await rowsOf(linkId)).length;
+        recorder.observe(target, request(), 'rules.0');
+        await recorder.stop();
+        assert.deepEqual(
+          (await rowsOf(linkId)).slice(before).map((row) => row.rule),
+          [null],
+        );
       });
     });
   });

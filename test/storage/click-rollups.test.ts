@@ -11,7 +11,7 @@ const QUARTER = 900_000;
 const DAY = 86_400_000;
 const BASE = Date.UTC(2026, 5, 1); // a UTC midnight
 
-const event = (linkId: number, time: number, country: string, bot: string | null = null): ClickEvent => ({
+const event = (linkId: number, time: number, country: string, bot: string | null = null, rule: string | null = null): ClickEvent => ({
   time,
   linkId,
   bot,
@@ -24,15 +24,16 @@ const event = (linkId: number, time: number, country: string, bot: string | null
   referrerHost: null,
   country,
   city: null,
+  rule,
   clicks: 1 + (time % 2),
 });
 
-/** What the events say of a range, counted here in plain code: people's clicks per country. */
-function expected(events: ClickEvent[], from: number, to: number, linkId?: number): Map<string, number> {
+/** What the events say of a range, counted here in plain code: people's clicks per country (or per rule taken). */
+function expected(events: ClickEvent[], from: number, to: number, linkId?: number, field: 'country' | 'rule' = 'country'): Map<string, number> {
   const counts = new Map<string, number>();
   for (const e of events) {
-    if (e.time < from || e.time >= to || e.bot !== null || (linkId !== undefined && e.linkId !== linkId)) continue;
-    counts.set(e.country!, (counts.get(e.country!) ?? 0) + e.clicks);
+    if (e.time < from || e.time >= to || e.bot !== null || (linkId !== undefined && e.linkId !== linkId) || e[field] === null) continue;
+    counts.set(e[field], (counts.get(e[field]) ?? 0) + e.clicks);
   }
   return counts;
 }
@@ -51,9 +52,11 @@ for (const dialect of dialects) {
       t = await openTestDatabase(dialect);
       accountId = (await t.database.accounts.create(`rollups-${dialect}`))!.id;
       for (const n of [1, 2]) linkIds.push(await createStoreLink(t.database, accountId, `rollups/${n}`));
-      // Five days of events at irregular times (every 37 minutes and a few seconds), two links, three countries, some bots.
+      // Five days of events at irregular times (every 37 minutes and a few seconds), two links, three countries, some bots;
+      // the first link's visits took one of its rules (three labels), the second link has none.
       for (let time = BASE + 7_000, i = 0; time < BASE + 5 * DAY; time += 37 * 60_000 + 13_000, i++) {
-        events.push(event(linkIds[i % 2]!, time, ['FR', 'DE', 'JP'][i % 3]!, i % 7 === 0 ? 'Googlebot' : null));
+        const rule = i % 2 === 0 ? ['rules.0', 'url', 'rules.0.split.1'][i % 3]! : null;
+        events.push(event(linkIds[i % 2]!, time, ['FR', 'DE', 'JP'][i % 3]!, i % 7 === 0 ? 'Googlebot' : null, rule));
       }
       for (let i = 0; i < events.length; i += 100)
         await t.database.analytics.add({ writer: `rollups-${dialect}`, seq: i + 1, events: events.slice(i, i + 100) });
@@ -109,6 +112,7 @@ for (const dialect of dialects) {
       };
       const written = await workspaceRows();
       assert.ok(written.some((row) => row.startsWith('day link_id ')) && written.some((row) => row.startsWith('quarter browser_version ')));
+      assert.ok(!written.some((row) => / rule /.test(row)), 'the rule taken is one link’s: never in the workspace’s rows');
       await t.database.db.deleteFrom('click_rollups').where('account_id', '=', accountId).execute();
       await rollUpEvents(t.database.db, { accountId, perLink: false });
       assert.deepEqual(await workspaceRows(), written);
@@ -119,7 +123,10 @@ for (const dialect of dialects) {
       const before = {
         workspace: asMap(await t.database.analytics.topCounts(query(BASE, BASE + 5 * DAY), 'country')),
         link: asMap(await t.database.analytics.topCounts(query(BASE, BASE + 5 * DAY, linkIds[0]), 'country')),
+        rules: asMap(await t.database.analytics.topCounts(query(BASE, BASE + 5 * DAY, linkIds[0]), 'rule')),
       };
+      assert.deepEqual(before.rules, expected(events, BASE, BASE + 5 * DAY, linkIds[0], 'rule'));
+      assert.equal(before.rules.size, 3);
       // Twice at once (two instances) and once more: nothing counted twice.
       await Promise.all([t.database.analytics.expire(cutoff), t.database.analytics.expire(cutoff)]);
       await t.database.analytics.expire(cutoff);
@@ -142,6 +149,18 @@ for (const dialect of dialects) {
         asMap(await t.database.analytics.topCounts({ ...query(BASE, BASE + 5 * DAY, linkIds[0]), ...detailed }, 'country')),
         before.link,
       );
+      // What the link's visits took of its rules outlives its events too: in its day rows, never the workspace's.
+      assert.deepEqual(
+        asMap(await t.database.analytics.topCounts({ ...query(BASE, BASE + 5 * DAY, linkIds[0]), ...detailed }, 'rule')),
+        before.rules,
+      );
+      const ruleRows = await t.database.db
+        .selectFrom('click_rollups')
+        .select(['link_id', 'period'])
+        .where('account_id', '=', accountId)
+        .where('dimension', '=', 'rule')
+        .execute();
+      assert.ok(ruleRows.length > 0 && ruleRows.every((row) => Number(row.link_id) === linkIds[0] && row.period === 'day'));
       // The old part by days, the rest to the quarter hour.
       const from = BASE + DAY;
       const to = BASE + 3 * DAY + 5 * QUARTER;
@@ -149,6 +168,10 @@ for (const dialect of dialects) {
       assert.deepEqual(
         asMap(await t.database.analytics.topCounts({ ...query(from, to, linkIds[1]), ...detailed }, 'country')),
         expected(events, from, to, linkIds[1]),
+      );
+      assert.deepEqual(
+        asMap(await t.database.analytics.topCounts({ ...query(from, to, linkIds[0]), ...detailed }, 'rule')),
+        expected(events, from, to, linkIds[0], 'rule'),
       );
       const series = await t.database.analytics.humanClicksBySlot({ ...query(from, to, linkIds[1]), ...detailed });
       assert.equal(

@@ -25,6 +25,7 @@ describe('event packing', () => {
           referrerHost: 'example.org',
           country: 'GB',
           city: 'London',
+          rule: 'rules.0.split.1',
         },
         { ...personVisit(2 ** 40, 1_800_000_001_000), bot: 'Googlebot', browser: 'Chrome' },
       ],

@@ -29,6 +29,7 @@ const event = (linkId: number, time: number, clicks = 1): ClickEvent => ({
   referrerHost: null,
   country: 'FR',
   city: null,
+  rule: null,
   clicks,
 });
 

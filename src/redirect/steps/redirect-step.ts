@@ -15,6 +15,11 @@ export class Visit {
   url: string;
   /** The rule that chose the url (its index), or null for the link's own. */
   rule: number | null = null;
+  /**
+   * What the visit took, for analytics (rules/rule-labels.ts): `rules.N`, `rules.N.split.M` or `url`, set by the rules
+   * step; undefined for a link without rules.
+   */
+  taken: string | undefined;
   /** The visitor's query string, added to the destination on the way out; undefined: nothing added. */
   forwarded: string | undefined;
   /** The answer depends on the visitor: a 302 browsers must not keep (`private, no-store`), whatever REDIRECT_STATUS says. */

@@ -79,6 +79,7 @@ function eventRow(event: ClickEvent, accountId: number): Insertable<ClickEventTa
     referrer_host: event.referrerHost,
     country: event.country,
     city: event.city,
+    rule: event.rule,
     clicks: event.clicks,
   };
 }

@@ -27,11 +27,18 @@ export const VALUE_DIMENSIONS = [
 ] as const;
 
 /**
+ * The event columns counted per value for one link only: in its day rows (retention), never in the
+ * workspace's rows (link_id 0). `rule` (what a visit of a link with rules took) names rules of one link,
+ * so it means nothing summed over a workspace.
+ */
+const LINK_DIMENSIONS = ['rule'] as const;
+
+/**
  * What a rollup row counts: a column's values, people's clicks in all (`clicks`, value ''), or
  * people's clicks per browser and major version (`browser_version`, value `Chrome 120`:
  * a version has no space, so the last space splits the two).
  */
-export type RollupDimension = (typeof VALUE_DIMENSIONS)[number] | 'clicks' | 'browser_version';
+export type RollupDimension = (typeof VALUE_DIMENSIONS)[number] | (typeof LINK_DIMENSIONS)[number] | 'clicks' | 'browser_version';
 
 /** The event fields counted per value, beside `clicks` and the `link_id` and `browser_version` made below. */
 const EVENT_FIELDS = [
@@ -112,18 +119,22 @@ export function eventValue(dimension: RollupDimension) {
   return { value: sql<string>`${column}`, counts: sql`bot is null and ${column} is not null` };
 }
 
+/** The dimensions of the workspace's rows (link_id 0). */
 export const ALL_DIMENSIONS: readonly RollupDimension[] = ['clicks', 'browser_version', ...VALUE_DIMENSIONS];
+/** The dimensions of a link's day rows: the workspace's, and those of one link only. */
+const PER_LINK_DIMENSIONS: readonly RollupDimension[] = [...ALL_DIMENSIONS, ...LINK_DIMENSIONS];
 
 /**
  * Adds to click_rollups what the click_events rows in [from, to) count: the workspace's rows
- * (link_id 0, quarter hours and days), or with `perLink` each link's day rows (retention).
+ * (link_id 0, quarter hours and days), or with `perLink` each link's day rows (retention), which
+ * also count what a link's visits took of its rules.
  */
 export async function rollUpEvents(db: Kysely<Tables>, options: { from?: number; to?: number; accountId?: number; perLink: boolean }): Promise<void> {
   const periods: RollupPeriod[] = options.perLink ? ['day'] : ['quarter', 'day'];
   for (const period of periods) {
     const length = sql.lit(PERIOD_MS[period]);
     const start = sql<number>`time - time % ${length}`;
-    for (const dimension of ALL_DIMENSIONS) {
+    for (const dimension of options.perLink ? PER_LINK_DIMENSIONS : ALL_DIMENSIONS) {
       const { value, counts } = eventValue(dimension);
       const link = options.perLink ? sql`link_id` : sql`0`;
       const where = [counts];

@@ -4,7 +4,19 @@ import type { ClickEvent, ClickEventBatch } from '../stores/analytics.js';
 // (moved, not copied) and one list of distinct strings: structured-cloning thousands of small
 // objects cost the event loop more than recording them did.
 
-const TEXT_FIELDS = ['bot', 'browser', 'browserVersion', 'os', 'deviceType', 'deviceVendor', 'language', 'referrerHost', 'country', 'city'] as const;
+const TEXT_FIELDS = [
+  'bot',
+  'browser',
+  'browserVersion',
+  'os',
+  'deviceType',
+  'deviceVendor',
+  'language',
+  'referrerHost',
+  'country',
+  'city',
+  'rule',
+] as const;
 
 export interface PackedEvents {
   readonly writer: string;
@@ -64,6 +76,7 @@ export function unpackEvents(packed: PackedEvents): ClickEventBatch {
       referrerHost: text(7),
       country: text(8),
       city: text(9),
+      rule: text(10),
     });
   }
   return { writer: packed.writer, seq: packed.seq, events };

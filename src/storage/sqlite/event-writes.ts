@@ -15,8 +15,8 @@ const CLAIM =
   'on conflict (writer) do update set seq = excluded.seq, updated_at = excluded.updated_at where click_writers.seq < excluded.seq';
 const FORGET_WRITERS = 'delete from click_writers where updated_at < ?';
 const EVENT =
-  'insert into click_events (time, link_id, account_id, bot, browser, browser_version, os, device_type, device_vendor, language, referrer_host, country, city, clicks) ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  'insert into click_events (time, link_id, account_id, bot, browser, browser_version, os, device_type, device_vendor, language, referrer_host, country, city, rule, clicks) ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const ROLLUP =
   'insert into click_rollups (account_id, link_id, period, dimension, start, value, clicks) values (?, ?, ?, ?, ?, ?, ?) ' +
   'on conflict (account_id, link_id, period, dimension, start, value) do update set clicks = click_rollups.clicks + excluded.clicks';
@@ -53,7 +53,7 @@ export class SqliteEventWrites {
       // Links are never removed (a delete marks them), so every visited link has its row.
       if (accountId === undefined) continue;
       owned.push({ event, accountId });
-      const { time, linkId, bot, browser, browserVersion, os, deviceType, deviceVendor, language, referrerHost, country, city, clicks } = event;
+      const { time, linkId, bot, browser, browserVersion, os, deviceType, deviceVendor, language, referrerHost, country, city, rule, clicks } = event;
       this.event.run(
         time,
         linkId,
@@ -68,6 +68,7 @@ export class SqliteEventWrites {
         referrerHost,
         country,
         city,
+        rule,
         clicks,
       );
     }

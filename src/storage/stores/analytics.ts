@@ -24,6 +24,11 @@ export interface ClickEvent {
   /** ISO 3166-1 alpha-2. */
   readonly country: string | null;
   readonly city: string | null;
+  /**
+   * What a visit of a link with rules took: `rules.N`, `rules.N.split.M` or `url` (decision 0039); null for a link
+   * without rules, and where nothing of the visitor is recorded (ANALYTICS=minimal, DNT / Sec-GPC).
+   */
+  readonly rule: string | null;
   /** Visits this event stands for: identical ones within the same second are one event. */
   readonly clicks: number;
 }
@@ -56,7 +61,8 @@ export interface ClickSlot {
 
 /**
  * The columns a top list can group by: a fixed set, so no text of a request ever reaches the SQL.
- * `bot` counts bots' visits only; every other column counts people's only.
+ * `bot` counts bots' visits only; every other column counts people's only. `rule` is one link's only: it is
+ * not among a workspace's rollups, so it is asked for with a link.
  */
 export const TOP_COLUMNS = [
   'browser',
@@ -69,6 +75,7 @@ export const TOP_COLUMNS = [
   'referrer_host',
   'language',
   'city',
+  'rule',
 ] as const;
 export type TopColumn = (typeof TOP_COLUMNS)[number];
 

@@ -34,25 +34,45 @@ const LINKS = new Map<string, LinkTarget>([
     },
   ],
   ['stopped', { id: 5, url: 'https://example.com/own', blocked: true, rules: RULES }],
+  [
+    'split',
+    {
+      id: 6,
+      url: 'https://example.com/own',
+      blocked: false,
+      rules: [
+        {
+          split: [
+            { url: 'https://example.com/a', weight: 50 },
+            { url: 'https://example.com/b', weight: 50 },
+          ],
+          conditions: [{ type: 'query-any', key: 'ab' }],
+        },
+      ],
+    },
+  ],
 ]);
 
 async function pipeline() {
   const seen: number[] = [];
+  /** What each visit took, as the observers are told: the link and the label (undefined for a link without rules). */
+  const took: Array<[number, string | undefined]> = [];
   const store = { syncReads: undefined, target: async (_domain: string, key: string) => LINKS.get(key) ?? null } as unknown as LinkStore;
   const settings = new DomainRedirects({ all: async () => [] }, { info: () => {}, warn: () => {} });
   await settings.refresh();
   const redirects = new RedirectPipeline(
     new LinkResolver(store, new RedirectCache({ max: 100, ttlMs: 60_000, missingTtlMs: 60_000 })),
     redirectAnswers(loadConfig({ BASE_URL: `http://${HOST}` })),
-    [(target) => seen.push(target.id)],
+    [(target) => seen.push(target.id), (target, _request, taken) => took.push([target.id, taken])],
     settings,
   );
   // Lookups read the store (PostgreSQL-like: the fast path leaves a miss to the route); a key's second miss enters the cache.
   for (const key of [...LINKS.keys(), ...LINKS.keys()]) await redirects.answer(request('HEAD', `/${key}`), key);
-  return { redirects, seen };
+  return { redirects, seen, took };
 }
 
-const request = (method: string, url: string) => ({ method, url, headers: { host: HOST } }) as unknown as IncomingMessage;
+const request = (method: string, url: string, headers: Record<string, string> = {}) =>
+  ({ method, url, headers: { host: HOST, ...headers } }) as unknown as IncomingMessage;
 const header = (answer: { headers: readonly string[] } | undefined, name: string) => {
   const headers = answer?.headers ?? [];
   const at = headers.indexOf(name);
@@ -98,6 +118,40 @@ describe('the rules step', () => {
     await redirects.answer(request('GET', '/ruled?ref=1'), 'ruled');
     assert.deepEqual(seen, [2, 2]);
     assert.equal(redirects.answerNow(request('GET', '/stopped'))?.status, 410);
+  });
+
+  it('tells the observers what each visit took: the rule, the split’s target or the link’s own url; nothing for a plain link', async () => {
+    const { redirects, took } = await pipeline();
+    redirects.answerNow(request('GET', '/plain'));
+    redirects.answerNow(request('GET', '/ruled'));
+    await redirects.answer(request('GET', '/ruled?utm_source=news'), 'ruled');
+    await redirects.answer(request('GET', '/ruled?ref=1'), 'ruled');
+    await redirects.answer(request('GET', '/split'), 'split');
+    // A kept bucket picks the target: 0–49 the first, 50–99 the second; a bot always the first.
+    const at = async (cookie: string, agent = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/131.0') =>
+      header(await redirects.answer(request('GET', '/split?ab', { cookie, 'user-agent': agent }), 'split'), 'location');
+    assert.equal(await at('brief_split=49'), 'https://example.com/a?ab');
+    assert.equal(await at('brief_split=50'), 'https://example.com/b?ab');
+    assert.equal(await at('brief_split=99', 'Googlebot/2.1 (+http://www.google.com/bot.html)'), 'https://example.com/a?ab');
+    // A first visit draws its bucket: what it took is the target it was sent to.
+    const first = await redirects.answer(request('GET', '/split?ab'), 'split');
+    assert.match(header(first, 'location') ?? '', /^https:\/\/example\.com\/[ab]\?ab$/);
+    const drawn = header(first, 'location') === 'https://example.com/a?ab' ? 'rules.0.split.0' : 'rules.0.split.1';
+    redirects.answerNow(request('HEAD', '/ruled'));
+    const unlocked = await redirects.unlock(request('POST', '/locked?utm_source=news'), 'locked', 'sesame-1');
+    assert.equal(unlocked?.status, 303);
+    assert.deepEqual(took, [
+      [1, undefined],
+      [2, 'url'],
+      [2, 'rules.0'],
+      [2, 'rules.1'],
+      [6, 'url'],
+      [6, 'rules.0.split.0'],
+      [6, 'rules.0.split.1'],
+      [6, 'rules.0.split.0'],
+      [6, drawn],
+      [4, 'rules.0'],
+    ]);
   });
 
   it('asks a protected link’s password first, then sends the right one on to the rule’s target', async () => {

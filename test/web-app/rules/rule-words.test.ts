@@ -14,6 +14,7 @@ import {
   moved,
   newRule,
   type Rule,
+  takenWords,
   toDraft,
 } from '../../../web/src/rules/rule-words.js';
 
@@ -35,6 +36,16 @@ describe("the rules editor's words and drafts", () => {
       conditionWords({ type: 'before', value: '2027-01-01T00:00:00Z' }, () => 'New Year'),
       'before New Year',
     );
+  });
+
+  it('says what a visit took of the rules (top-rules’ labels) in words, numbered from 1', () => {
+    assert.deepEqual(['rules.0', 'rules.1.split.0', 'rules.19.split.9', 'url', 'something else'].map(takenWords), [
+      'Rule 1',
+      'Rule 2, target 1',
+      'Rule 20, target 10',
+      "Link's own URL",
+      'something else',
+    ]);
   });
 
   it('turns rules into drafts and back unchanged, splits included', () => {

@@ -1,8 +1,20 @@
+import type { ComponentChildren } from 'preact';
 import type { TopList as TopListData } from '../api';
 import { AppLink } from './app-link';
 
-/** One "top" list: label (a link to the app's page for it, when `href` gives one), clicks and a bar in proportion to the first. */
-export function TopList(props: { title: string; list: TopListData | undefined; empty?: string; href?: (label: string) => string | undefined }) {
+type Entry = TopListData['data'][number];
+
+/**
+ * One "top" list: label (a link to the app's page for it, when `href` gives one, or what `show` makes of the entry),
+ * clicks and a bar in proportion to the first.
+ */
+export function TopList(props: {
+  title: string;
+  list: TopListData | undefined;
+  empty?: string;
+  href?: (label: string) => string | undefined;
+  show?: (entry: Entry) => ComponentChildren;
+}) {
   const data = props.list?.data ?? [];
   const most = Math.max(1, ...data.map((entry) => entry.click));
   return (
@@ -16,7 +28,7 @@ export function TopList(props: { title: string; list: TopListData | undefined; e
         <ol>
           {data.map((entry) => (
             <li key={entry.label}>
-              <span class="top-label">{linked(entry.label, props.href?.(entry.label))}</span>
+              <span class="top-label">{props.show ? props.show(entry) : linked(entry.label, props.href?.(entry.label))}</span>
               <span class="top-count">{entry.click}</span>
               <span class="top-bar" aria-hidden="true">
                 <span style={{ width: `${(entry.click / most) * 100}%` }} />

@@ -5,9 +5,19 @@ import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { fromLocalInput, toLocalInput } from '../format';
 
-const FIELDS = ['url', 'comment', 'password', 'expiredAt'] as const;
+const FIELDS = ['url', 'comment', 'password', 'expiredAt', 'maxVisits'] as const;
 
-/** Edit a link's destination, comment, password, expiry and query forwarding: only what changed is sent (PATCH). */
+/**
+ * The visit limit a PATCH sends for the field's text: null for none (empty), the number typed (the server refuses 0,
+ * fractions and numbers too large, with its message shown at the field), or undefined for text that is no number.
+ */
+function visitLimit(text: string): number | null | undefined {
+  if (text === '') return null;
+  const limit = Number(text);
+  return Number.isFinite(limit) ? limit : undefined;
+}
+
+/** Edit a link's destination, comment, password, expiry, visit limit and query forwarding: only what changed is sent (PATCH). */
 export function EditLink(props: { link: Link; onDone: (message?: string) => void }) {
   const { link } = props;
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -26,6 +36,9 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
     if (expiry !== toLocalInput(link.expiresAt)) edit.expiredAt = expiry === '' ? null : fromLocalInput(expiry);
     const forwardQuery = form.get('forwardQuery') === 'on';
     if (forwardQuery !== link.forwardQuery) edit.forwardQuery = forwardQuery;
+    const limit = visitLimit(value('maxVisits'));
+    if (limit === undefined) return setErrors({ maxVisits: 'The visit limit must be a whole number, such as 100, or empty for none' });
+    if (limit !== link.maxVisits) edit.maxVisits = limit;
     if (Object.keys(edit).length === 0) return props.onDone();
     setBusy(true);
     setErrors({});
@@ -64,6 +77,22 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
         )}
         <Field id="edit-expiry" label="Expires" error={errors.expiredAt} hint="Your local time; empty for never.">
           {(aria) => <input {...aria} name="expiredAt" type="datetime-local" defaultValue={toLocalInput(link.expiresAt)} />}
+        </Field>
+        <Field
+          id="edit-max-visits"
+          label="Visit limit"
+          error={errors.maxVisits}
+          hint="After this many visits by people (bots are not counted) the link stops redirecting; empty for no limit."
+        >
+          {(aria) => (
+            <input
+              {...aria}
+              name="maxVisits"
+              inputMode="numeric"
+              autoComplete="off"
+              defaultValue={link.maxVisits === null ? '' : String(link.maxVisits)}
+            />
+          )}
         </Field>
         <div class="check">
           <input id="edit-forward-query" name="forwardQuery" type="checkbox" defaultChecked={link.forwardQuery} />

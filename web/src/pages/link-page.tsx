@@ -10,6 +10,7 @@ import { usePresentedToken } from '../components/token-identity';
 import { TopList } from '../components/top-list';
 import { formatDateTime, linkStatus } from '../format';
 import { paths } from '../router';
+import { RuleClicks } from '../rules/rule-clicks';
 import { RulesSection } from '../rules/rules-section';
 import { VisitTest } from '../rules/visit-test';
 import { type AnalyticsLevel, analyticsLevel } from '../server-facts';
@@ -127,6 +128,15 @@ export function LinkPage(props: { domain: string; slug: string }) {
               <dd>{formatDateTime(link.createdAt)}</dd>
               <dt>Expires</dt>
               <dd>{link.expiresAt ? formatDateTime(link.expiresAt) : 'Never'}</dd>
+              {link.maxVisits !== null && (
+                <>
+                  <dt>Visit limit</dt>
+                  <dd>
+                    {link.maxVisits} {link.maxVisits === 1 ? 'visit' : 'visits'}{' '}
+                    <span class="muted">(visits by people; after that many, the link stops redirecting)</span>
+                  </dd>
+                </>
+              )}
               <dt>Clicks, all time</dt>
               <dd>
                 {link.statsClicks} <span class="muted">(every visit since it was made, bots included)</span>
@@ -142,6 +152,8 @@ export function LinkPage(props: { domain: string; slug: string }) {
         {...figures}
         counts="The chart counts visits by people in the chosen range. Visits by bots (listed under Bots, below) are not in it, nor are visits from before this server recorded analytics: “Clicks, all time” counts those too."
         off="“Clicks, all time”, above, still counts every visit."
+        // What each visit took of the rules is recorded with the visitor's other details: not with ANALYTICS=minimal.
+        extra={link && link.rules.length > 0 && figures.level === 'full' && <RuleClicks link={link} range={figures.range} />}
       />
     </>
   );

@@ -114,6 +114,18 @@ export function conditionWords(condition: Condition, formatInstant: (iso: string
   }
 }
 
+/**
+ * What a visit took of a link's rules (top-rules' label: `rules.N`, `rules.N.split.M` or `url`) in words, the rules
+ * numbered from 1 as the page numbers them: "Rule 2", "Rule 2, target 1", "Link's own URL".
+ */
+export function takenWords(label: string): string {
+  if (label === 'url') return "Link's own URL";
+  const parts = /^rules\.(\d+)(?:\.split\.(\d+))?$/.exec(label);
+  if (parts === null) return label;
+  const rule = `Rule ${Number(parts[1]) + 1}`;
+  return parts[2] === undefined ? rule : `${rule}, target ${Number(parts[2]) + 1}`;
+}
+
 /** A condition as the form holds it: `id` keeps its controls apart while rules move. */
 export interface ConditionDraft {
   id: number;
