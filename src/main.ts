@@ -11,14 +11,14 @@ import { tokenCommands } from './cli/token-commands.js';
 import { userCommands } from './cli/user-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BriefError } from './errors.js';
-import { serve } from './serve.js';
 
 const program = new Command('brief').description('Brief: a self-hosted URL shortener').showHelpAfterError(false);
 
 program
   .command('serve')
   .description('run the HTTP server (migrates the database first)')
-  .action(async () => serve(loadConfig()));
+  // Imported here, not above: the HTTP server is a chunk of the build only `serve` loads (scripts/build-server.mjs).
+  .action(async () => (await import('./serve.js')).serve(loadConfig()));
 
 serviceCommand(program, 'migrate', 'bring the database schema up to date', async () => {
   console.log('database is up to date');
