@@ -1,5 +1,5 @@
-// Where a worker thread's script is: beside the module that starts it. Built, the .js file esbuild wrote
-// beside dist/main.js (scripts/build-server.mjs). From source (the tests), the .ts file bundled by esbuild as
+// Where a worker thread's script is. Built, the .js file esbuild wrote beside dist/main.js (scripts/build-server.mjs),
+// whichever chunk of the build asks (dist/chunks/ is a folder below it). From source (the tests), the .ts file bundled by esbuild as
 // the build bundles it, once while the files it is made of stay as they were: Node 20 does not hand the
 // process's loader hooks to a worker, and a thread that registers tsx itself starts a loader thread of its own
 // and loads each of its modules through it, about 1.3 s of CPU for the SQLite thread's ~500, where the bundle
@@ -14,9 +14,9 @@ import { PACKAGE_ROOT } from './package-root.js';
 /** Bundles made in this process, by source file. */
 const bundles = new Map<string, URL>();
 
-/** The script of thread `name` (the file's name without extension) beside the module at `from` (its import.meta.url). */
+/** The script of thread `name` (the file's name without extension), whose source is beside the module at `from` (its import.meta.url). */
 export function threadScript(from: string, name: string): URL {
-  if (!from.endsWith('.ts')) return new URL(`./${name}.js`, from);
+  if (!from.endsWith('.ts')) return pathToFileURL(path.join(PACKAGE_ROOT, 'dist', `${name}.js`));
   const source = fileURLToPath(new URL(`./${name}.ts`, from));
   let bundle = bundles.get(source);
   if (!bundle) {

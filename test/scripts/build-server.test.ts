@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { threadScript } from '../../src/thread-scripts.js';
 
 const DIST = path.join(PACKAGE_ROOT, 'dist');
 const ENTRIES = ['main.js', 'background-thread.js', 'password-worker.js', 'qr-worker.js'];
@@ -68,6 +69,16 @@ describe('the server build', () => {
     assert.match(fs.readFileSync(server[0]!, 'utf8'), /FST_ERR_/);
     for (const file of loadedWith(main)) {
       assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /FST_ERR_/, `${path.relative(DIST, file)}, loaded with main.js, holds Fastify`);
+    }
+  });
+
+  it("finds each worker thread's script from whichever file of the build starts it, a chunk's included", () => {
+    for (const from of ['main.js', 'chunks/any-chunk.js']) {
+      for (const name of ['background-thread', 'password-worker', 'qr-worker']) {
+        const script = threadScript(pathToFileURL(path.join(DIST, from)).href, name);
+        assert.equal(script.href, pathToFileURL(path.join(DIST, `${name}.js`)).href);
+        assert.ok(fs.existsSync(script), `${name}.js is built`);
+      }
     }
   });
 
