@@ -21,6 +21,7 @@ const BRIEF_COLUMNS = {
   forwardQuery: ['forwardquery'],
   rules: ['rules'],
   maxVisits: ['maxvisits'],
+  limitedVisits: ['limitedvisits'],
 } satisfies Columns<string>;
 
 type BriefField = keyof typeof BRIEF_COLUMNS;
@@ -69,6 +70,7 @@ function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): So
       forwardQuery: flag(link.forwardQuery, 'forwardQuery'),
       rules: rulesIn(link.rules),
       maxVisits: count(link.maxVisits, 'maxVisits'),
+      limitedVisits: count(link.limitedVisits, 'limitedVisits'),
     };
   });
 }

@@ -45,6 +45,7 @@ function shlinkItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
   const meta = (item.meta ?? {}) as Record<string, unknown>;
   const summary = (item.visitsSummary ?? {}) as Record<string, unknown>;
   const domain = str(item.domain);
+  const maxVisits = count(meta.maxVisits, 'maxVisits');
   return {
     url: str(item.longUrl),
     key: str(item.shortCode),
@@ -53,10 +54,16 @@ function shlinkItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
     title: str(item.title),
     created: time(item.dateCreated, 'dateCreated'),
     expires: time(meta.validUntil, 'validUntil'),
-    maxVisits: count(meta.maxVisits, 'maxVisits'),
+    maxVisits,
+    limitedVisits: maxVisits === undefined ? undefined : shlinkLimitedVisits(item, summary),
     clicks: count(summary.total ?? item.visitsCount, 'visits'),
     forwardQuery: typeof item.forwardQuery === 'boolean' ? item.forwardQuery : undefined,
   };
+}
+
+/** The visits a Shlink link has used of its limit: its people's (Brief counts no bots), else all it has counted. */
+function shlinkLimitedVisits(item: Record<string, unknown>, summary: Record<string, unknown>): number | undefined {
+  return count(summary.nonBots, 'visitsSummary.nonBots') ?? count(summary.total, 'visitsSummary.total') ?? count(item.visitsCount, 'visitsCount');
 }
 
 const shlinkCsv = (file: OpenedFile) =>

@@ -5,7 +5,7 @@ import type { Caller } from '../accounts/caller.js';
 import type { ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
-import { COMMENT_MAX_LENGTH, checkMaxVisits, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
+import { COMMENT_MAX_LENGTH, checkMaxVisits, MAX_VISITS_LIMIT, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
 import { checkRules, type RuleInput, ruleTargets } from '../links/link-rules.js';
 import { urlHash } from '../links/url-hash.js';
 import { linkDestination } from '../net/normalize-url.js';
@@ -204,6 +204,7 @@ export class Importer {
     } catch (error) {
       throw new Refused(reasonOf(error));
     }
+    const limitedVisits = maxVisits === null ? 0 : countedVisits(row.limitedVisits);
     const originDomain = row.domain?.toLowerCase() ?? '';
     const hash = urlHash(url.href);
     return {
@@ -224,6 +225,7 @@ export class Importer {
       forwardQuery: row.forwardQuery !== false,
       rules,
       maxVisits,
+      limitedVisits,
     };
   }
 
@@ -310,3 +312,14 @@ function reasonOf(error: unknown): string {
 }
 
 const clip = (value: string) => (value.length > 80 ? `${value.slice(0, 77)}...` : value);
+
+/**
+ * The visits a limited link had used where it came from (none when the row does not say): a whole number that the
+ * integer column holds. At or over the limit, the link answers 410 from its first visit here.
+ */
+function countedVisits(value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_VISITS_LIMIT)
+    throw new Refused(`its limitedVisits ${value} is not a whole number from 0 to ${MAX_VISITS_LIMIT}`);
+  return value;
+}

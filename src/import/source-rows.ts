@@ -24,6 +24,8 @@ export interface SourceRow {
   readonly rules?: readonly unknown[];
   /** Its visit limit, as read (checked by the importer as the API checks it). */
   readonly maxVisits?: number;
+  /** The visits already counted against that limit where it came from (people only where the format tells them apart). */
+  readonly limitedVisits?: number;
   /** The link had a password, which no export carries: it is not imported (it would become public). */
   readonly hasPassword?: boolean;
   /** A Brief export's owner (an account name). */

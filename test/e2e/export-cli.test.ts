@@ -10,7 +10,7 @@ import { cliCommands } from '../scale-support/server-process.js';
 import { parseCsv } from '../support/csv.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
-const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery,rules,maxVisits';
+const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery,rules,maxVisits,limitedVisits';
 const TRICKY = 'says "hi", then\nleaves';
 const EXPIRES = Date.UTC(2030, 0, 2, 3, 4, 5);
 
@@ -89,6 +89,7 @@ for (const dialect of dialects) {
         forwardQuery: false,
         rules: [],
         maxVisits: null,
+        limitedVisits: null,
       });
       assert.match(fancy.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(plain.isSlug, false);
@@ -116,6 +117,7 @@ for (const dialect of dialects) {
       assert.equal(plain.expires, '');
       assert.equal(plain.rules, '', 'no rules: an empty field');
       assert.equal(plain.maxVisits, '', 'no visit limit: an empty field');
+      assert.equal(plain.limitedVisits, '', 'no visit limit: no visits counted against one');
       assert.equal(csvField(' edge '), '" edge "');
       assert.equal(csvField('plain'), 'plain');
     });

@@ -99,6 +99,7 @@ describe('spreadsheet-safe CSV cells', () => {
         maxLength: 2,
       }),
       maxVisits: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
+      limitedVisits: fc.option(fc.integer({ min: 0, max: 2_147_483_647 })),
     }) satisfies fc.Arbitrary<ExportedLink>;
     await fc.assert(
       fc.asyncProperty(fc.array(link, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), async (links, cuts) => {
@@ -126,6 +127,7 @@ describe('spreadsheet-safe CSV cells', () => {
               forwardQuery: row.forwardQuery,
               rules: row.rules,
               maxVisits: row.maxVisits,
+              limitedVisits: row.limitedVisits,
             },
             {
               domain: absentWhenEmpty(sent.domain),
@@ -144,6 +146,7 @@ describe('spreadsheet-safe CSV cells', () => {
               // As plain JSON values (the arbitrary's records have no prototype).
               rules: sent.rules.length === 0 ? undefined : JSON.parse(JSON.stringify(sent.rules)),
               maxVisits: sent.maxVisits ?? undefined,
+              limitedVisits: sent.limitedVisits ?? undefined,
             },
           );
         });

@@ -200,6 +200,52 @@ for (const dialect of dialects) {
           'maxVisits null: no limit',
         );
       });
+
+      it('starts a limited link with the visits Shlink counted against it: nonBots, else total, else visitsCount; refuses a bad count', async () => {
+        const item = (shortCode: string, extra: Record<string, unknown>) => ({
+          shortCode,
+          longUrl: `https://shlink.io/limited/${shortCode}`,
+          dateCreated: '2022-02-03T04:05:06+00:00',
+          meta: { validSince: null, validUntil: null, maxVisits: 5 },
+          domain: null,
+          ...extra,
+        });
+        const file = write(
+          'shlink-limits.json',
+          JSON.stringify({
+            shortUrls: {
+              data: [
+                item('lim1', { visitsSummary: { total: 9, nonBots: 3, bots: 6 } }),
+                item('lim2', { visitsSummary: { total: 9 } }),
+                item('lim3', { visitsCount: 4 }),
+                item('lim4', { visitsSummary: { total: 9, nonBots: 3, bots: 6 }, meta: { maxVisits: null } }),
+                item('lim5', { visitsSummary: { total: 9, nonBots: -1 } }),
+                item('lim6', { visitsSummary: { total: 'many' } }),
+              ],
+            },
+          }),
+        );
+        const { stdout, stderr } = await brief('import', file, '--format', 'shlink');
+        assert.match(stdout, /imported 4, .* 2 could not be imported/);
+        assert.match(stderr, /^item 5: its visitsSummary\.nonBots "-1" is not a whole number/m);
+        assert.match(stderr, /^item 6: its visitsSummary\.total "many" is not a whole number/m);
+        const limits = await test.database.db
+          .selectFrom('links')
+          .select(['key', 'max_visits', 'limited_visits'])
+          .where('key', 'in', ['lim1', 'lim2', 'lim3', 'lim4'])
+          .orderBy('key')
+          .execute();
+        assert.deepEqual(
+          limits.map((row) => ({ ...row, limited_visits: Number(row.limited_visits) })),
+          [
+            { key: 'lim1', max_visits: 5, limited_visits: 3 },
+            { key: 'lim2', max_visits: 5, limited_visits: 9 },
+            { key: 'lim3', max_visits: 5, limited_visits: 4 },
+            { key: 'lim4', max_visits: null, limited_visits: 0 },
+          ],
+          'people only when Shlink tells them apart (Brief counts no bots); none counted without a limit',
+        );
+      });
     });
 
     describe('brief import --format kutt', () => {

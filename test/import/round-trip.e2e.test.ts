@@ -1,6 +1,6 @@
 // `brief export` → `brief import --format brief` into an empty database gives the same links, their redirect
-// rules included (JSON lines and CSV; SQLite, and PostgreSQL when TEST_DATABASE_URL is set); a second run skips every row; a dry run
-// writes nothing (decision 0025).
+// rules and the visits counted against a visit limit included (JSON lines and CSV; SQLite, and PostgreSQL when
+// TEST_DATABASE_URL is set); a second run skips every row; a dry run writes nothing (decision 0025).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -80,11 +80,23 @@ for (const dialect of dialects) {
         ],
       });
       await source.database.db.insertInto('link_clicks').values({ link_id: fancy.id, clicks: 7 }).execute();
+      // 11 of its 25 visits used: an import must not give it 25 more.
+      await source.database.db.updateTable('links').set({ limited_visits: 11 }).where('id', '=', fancy.id).execute();
       const bobs = await make(source.database, bob.id, 'https://example.com/bob', { domain: 'go.test' });
       await source.database.db.updateTable('links').set({ status: 'blocked' }).where('id', '=', bobs.id).execute();
       await make(source.database, 1, 'https://example.com/anonymous', { slug: 'anon' });
       exported = (await cli(source, 'export')).stdout;
       assert.equal(lines(exported).length, 4);
+      assert.deepEqual(
+        lines(exported).map((link) => [link.maxVisits, link.limitedVisits]),
+        [
+          [null, null],
+          [25, 11],
+          [null, null],
+          [null, null],
+        ],
+        'the visits counted against a limit, written beside it',
+      );
     });
     after(async () => {
       await source?.cleanup();
@@ -142,6 +154,34 @@ for (const dialect of dialects) {
       assert.match(run.stderr, /line 4: its rules are not a list/);
       const [imported] = lines((await cli(target, 'export')).stdout);
       assert.deepEqual(imported?.rules, rows[0]!.rules);
+    });
+
+    it('starts a limited link with the visits its row counted, none without a limit, and refuses a bad count naming it', async () => {
+      const rows = [
+        { url: 'https://example.com/a', key: 'used', maxVisits: 5, limitedVisits: 2 },
+        { url: 'https://example.com/b', key: 'spent', maxVisits: 5, limitedVisits: 7 },
+        { url: 'https://example.com/c', key: 'unlimited', maxVisits: null, limitedVisits: 3 },
+        { url: 'https://example.com/d', key: 'negative', maxVisits: 5, limitedVisits: -1 },
+        { url: 'https://example.com/e', key: 'words', maxVisits: 5, limitedVisits: 'many' },
+        { url: 'https://example.com/f', key: 'huge', maxVisits: 5, limitedVisits: 2_147_483_648 },
+      ];
+      const file = path.join(dir, 'limits.jsonl');
+      fs.writeFileSync(file, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      const target = await emptyDatabase();
+      const run = await cli(target, 'import', file, '--format', 'brief');
+      assert.match(run.stdout, /imported 3, skipped 0 imported before, 3 could not be imported/);
+      assert.match(run.stderr, /line 4: its limitedVisits "-1" is not a whole number/);
+      assert.match(run.stderr, /line 5: its limitedVisits "many" is not a whole number/);
+      assert.match(run.stderr, /line 6: its limitedVisits 2147483648 is not a whole number from 0 to 2147483647/);
+      const stored = await target.database.db.selectFrom('links').select(['key', 'max_visits', 'limited_visits']).orderBy('id').execute();
+      assert.deepEqual(
+        stored.map((row) => ({ ...row, limited_visits: Number(row.limited_visits) })),
+        [
+          { key: 'used', max_visits: 5, limited_visits: 2 },
+          { key: 'spent', max_visits: 5, limited_visits: 7 },
+          { key: 'unlimited', max_visits: null, limited_visits: 0 },
+        ],
+      );
     });
 
     it('puts every link in one account with --account, and a dry run reports the same counts but writes nothing', async () => {

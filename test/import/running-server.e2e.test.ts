@@ -1,6 +1,7 @@
 // `brief import` beside a running server: an imported link redirects there without a
 // restart, even a key that was just asked for and answered 404 (its cached miss does not outlive it), and
-// the server's shortens keep being answered while a large import writes (batches hold the write lock briefly).
+// the server's shortens keep being answered while a large import writes (batches hold the write lock briefly); a
+// limited link imported with visits already counted has only the rest left.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +35,23 @@ describe('brief import while a server runs', () => {
     assert.equal(result.code, 0, result.stderr);
     const redirected = await eventually(async () => (await visit('moved')).headers.location === 'https://example.com/moved', 5000);
     assert.ok(redirected, 'the imported link redirects on the running server');
+  });
+
+  it('counts the visits a Shlink link had used of its limit: 2 more people of 5, then 410', async () => {
+    const file = path.join(dir, 'limited.json');
+    const item = {
+      shortCode: 'nearly',
+      longUrl: 'https://example.com/nearly',
+      meta: { maxVisits: 5 },
+      visitsSummary: { total: 9, nonBots: 3, bots: 6 },
+    };
+    fs.writeFileSync(file, JSON.stringify({ shortUrls: { data: [item] } }));
+    const result = await runCli(['import', file, '--format', 'shlink'], env);
+    assert.equal(result.code, 0, result.stderr);
+    // Polled until the server knows the link: its first redirect is the 4th visit (3 were counted by Shlink).
+    assert.ok(await eventually(async () => (await visit('nearly')).status === 302, 5000), 'visit 4 redirects');
+    assert.equal((await visit('nearly')).status, 302, 'visit 5 redirects');
+    assert.equal((await visit('nearly')).status, 410, 'visit 6 is past the limit');
   });
 
   it("answers the server's shortens while an import of 20,000 links writes", async () => {

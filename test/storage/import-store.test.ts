@@ -25,6 +25,7 @@ const link = (n: number, accountId: number): ImportedLink => ({
   forwardQuery: true,
   rules: [],
   maxVisits: null,
+  limitedVisits: 0,
 });
 
 if (dialects.includes('postgres')) {

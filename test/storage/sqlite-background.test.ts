@@ -142,6 +142,7 @@ describe('SQLite background thread', () => {
       forwardQuery: true,
       rules: [],
       maxVisits: null,
+      limitedVisits: 0,
     });
     const batch = (dryRun: boolean) => ({
       source: 'bg-test',
@@ -208,6 +209,7 @@ describe('SQLite background thread', () => {
           forwardQuery: true,
           rules: [],
           maxVisits: null,
+          limitedVisits: 0,
         },
       ],
       () => 7,

@@ -24,6 +24,8 @@ export interface ExportedLink {
   rules: readonly StoredRule[];
   /** Its visit limit; null: none. */
   maxVisits: number | null;
+  /** The visits counted against that limit (flushed ones, as `clicks`); null when it has no limit. */
+  limitedVisits: number | null;
 }
 
 export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
@@ -42,6 +44,7 @@ export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
   'forwardQuery',
   'rules',
   'maxVisits',
+  'limitedVisits',
 ];
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -70,6 +73,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         'links.forward_query',
         'links.rules',
         'links.max_visits',
+        'links.limited_visits',
         // Whether there is a password, never the hash.
         sql<boolean | number>`links.password_hash is not null`.as('has_password'),
       ])
@@ -96,6 +100,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         forwardQuery: Boolean(row.forward_query),
         rules: rulesOf(row.rules) ?? [],
         maxVisits: row.max_visits,
+        limitedVisits: row.max_visits === null ? null : Number(row.limited_visits),
       };
     }
     if (rows.length < pageSize) return;

@@ -58,7 +58,7 @@ interface SqliteStatements {
 }
 
 const INSERT_COLUMNS =
-  'id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, max_visits, coded';
+  'id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, max_visits, limited_visits, coded';
 
 /** Pages the import's connection may keep (KiB, SQLite's negative cache_size): random keys touch every page of the indexes. */
 const IMPORT_CACHE_KIB = 256 * 1024;
@@ -71,7 +71,7 @@ function prepare(sqlite: SQLite.Database): SqliteStatements {
     known: sqlite.prepare<[string, string], number>('select link_id from link_imports where source = ? and origin_key = ?').pluck(),
     // Imported links stay out of the dedupe index (reusable 0): the shortener they came from may hold several links to a URL.
     insert: sqlite.prepare(
-      `insert into links (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null, ?, null, 0, ?, ?, ?, ?) on conflict do nothing`,
+      `insert into links (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null, ?, null, 0, ?, ?, ?, ?, ?) on conflict do nothing`,
     ),
     holder: sqlite.prepare<[string, string], number>(`select id from links where domain = ? and key = ? and ${STORED_KEY}`).pluck(),
     note: sqlite.prepare('insert into link_imports (source, origin_key, link_id, imported_at) values (?, ?, ?, ?)'),
@@ -122,6 +122,7 @@ function writeSqliteRow(run: SqliteRun, source: string, link: ImportedLink): Imp
       link.forwardQuery ? 1 : 0,
       rulesColumn(link.rules),
       link.maxVisits,
+      link.limitedVisits,
       id === null ? 0 : 1,
     );
     if (result.changes === 0) {

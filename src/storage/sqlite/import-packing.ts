@@ -20,7 +20,7 @@ export interface PackedImport {
   readonly comments: (string | null)[];
   /** The rules column of each link (JSON text, null: none). */
   readonly rules: (string | null)[];
-  /** accountId, createdAt, expiresAt (NaN: none), clicks, maxVisits (NaN: none): five a link. */
+  /** accountId, createdAt, expiresAt (NaN: none), clicks, maxVisits (NaN: none), limitedVisits: six a link. */
   readonly numbers: Float64Array;
   /** keyIsCode, blocked, forwardQuery: one bit each, a byte a link. */
   readonly flags: Uint8Array;
@@ -32,7 +32,7 @@ const HASH_BYTES = 32;
 const KEY_IS_CODE = 1;
 const BLOCKED = 2;
 const FORWARD_QUERY = 4;
-const NUMBERS = 5;
+const NUMBERS = 6;
 
 export function packImport({ source, links, codeLengths, dryRun }: ImportBatch): PackedImport {
   const count = links.length;
@@ -45,6 +45,7 @@ export function packImport({ source, links, codeLengths, dryRun }: ImportBatch):
     numbers[i * NUMBERS + 2] = link.expiresAt ?? Number.NaN;
     numbers[i * NUMBERS + 3] = link.clicks;
     numbers[i * NUMBERS + 4] = link.maxVisits ?? Number.NaN;
+    numbers[i * NUMBERS + 5] = link.limitedVisits;
     flags[i] = (link.keyIsCode ? KEY_IS_CODE : 0) | (link.status === 'blocked' ? BLOCKED : 0) | (link.forwardQuery ? FORWARD_QUERY : 0);
     hashes.set(link.urlHash, i * HASH_BYTES);
   });
@@ -94,6 +95,7 @@ export function unpackImport(packed: PackedImport): ImportBatch {
       forwardQuery: (flags[i]! & FORWARD_QUERY) !== 0,
       rules: rulesOf(packed.rules[i]!) ?? [],
       maxVisits: Number.isNaN(maxVisits) ? null : maxVisits,
+      limitedVisits: numbers[i * NUMBERS + 5]!,
     });
   }
   return { source: packed.source, links, codeLengths: packed.codeLengths, dryRun: packed.dryRun };

@@ -24,8 +24,10 @@ export interface ImportedLink {
   readonly forwardQuery: boolean;
   /** Its redirect rules, checked as the API checks them; empty: none. */
   readonly rules: readonly StoredRule[];
-  /** Its visit limit (its visits start at none counted); null: none. */
+  /** Its visit limit; null: none. */
   readonly maxVisits: number | null;
+  /** The visits already counted against that limit where it came from (0 when it has none): `links.limited_visits`. */
+  readonly limitedVisits: number;
 }
 
 /** What became of one row: its new link, already imported by an earlier run, or its key held by another link. */
