@@ -131,7 +131,8 @@ async function main(): Promise<void> {
   if (other) {
     picked['brief@other'] = await startFastest(
       copies,
-      () => startBrief('brief@other', { dbFile: otherDb.big, domain: DOMAIN, env: serverEnv, root: other.dir }),
+      // Profiled too with --profile: the two builds' profiles side by side tell where a difference goes.
+      () => startBrief('brief@other', { dbFile: otherDb.big, domain: DOMAIN, nodeArgs, env: serverEnv, root: other.dir }),
       probe('brief'),
     );
     picked['brief1k@other'] = await startFastest(
