@@ -50,7 +50,7 @@ function inTurns(entries: ReadonlyArray<{ file: string; kind: Kind }>): string[]
 }
 
 /** src/'s line coverage by a run of every kind with PostgreSQL and Redis (percent), at least: raise it as tests are added, never lower it. */
-const COVERAGE_FLOOR = 92.8;
+const COVERAGE_FLOOR = 93.0;
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
