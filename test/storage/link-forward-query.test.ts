@@ -3,9 +3,8 @@
 // with it off stays out of the in-memory link index.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
-import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
-import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { databaseBefore, dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const BEFORE = '0009-domain-verification';
 let counter = 0;
@@ -14,15 +13,8 @@ const draw = () => `fq${Date.now().toString(36)}${++counter}`;
 for (const dialect of dialects) {
   describe(`migration 0010: query forwarding (${dialect})`, () => {
     it('leaves every link made before it forwarding', async () => {
-      const { database, cleanup } = await openTestDatabase(dialect, { migrate: false });
+      const { database, cleanup } = await databaseBefore(dialect, BEFORE);
       try {
-        await migrateUpTo(database, BEFORE);
-        await sql`insert into accounts (name, created_at) values ('old', 1000)`.execute(database.db);
-        const owner = await database.db.selectFrom('accounts').select('id').where('name', '=', 'old').executeTakeFirstOrThrow();
-        await sql`insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at)
-          values ('oldcode', 'short.test', 'oldcode', null, 'https://example.com/old', ${Buffer.alloc(32)}, null, ${owner.id}, 'public', 1)`.execute(
-          database.db,
-        );
         const applied = await migrateToLatest(database);
         assert.ok(applied.includes('0010-link-forward-query'), applied.join(', '));
         const link = await database.links.findByKey('short.test', 'oldcode');

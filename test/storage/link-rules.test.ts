@@ -3,10 +3,9 @@
 // target, replaced and removed by an edit, and a link with rules stays out of dedupe and out of the link index.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
-import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
 import type { StoredRule } from '../../src/storage/stores/links.js';
-import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { databaseBefore, dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const BEFORE = '0020-server-settings';
 let counter = 0;
@@ -26,15 +25,8 @@ const RULES: StoredRule[] = [
 for (const dialect of dialects) {
   describe(`migration 0021: link rules (${dialect})`, () => {
     it('leaves every link made before it without rules', async () => {
-      const { database, cleanup } = await openTestDatabase(dialect, { migrate: false });
+      const { database, cleanup } = await databaseBefore(dialect, BEFORE);
       try {
-        await migrateUpTo(database, BEFORE);
-        await sql`insert into accounts (name, created_at) values ('old', 1000)`.execute(database.db);
-        const owner = await database.db.selectFrom('accounts').select('id').where('name', '=', 'old').executeTakeFirstOrThrow();
-        await sql`insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at)
-          values ('oldcode', 'short.test', 'oldcode', null, 'https://example.com/old', ${Buffer.alloc(32)}, null, ${owner.id}, 'public', 1)`.execute(
-          database.db,
-        );
         const applied = await migrateToLatest(database);
         assert.equal(applied[0], '0021-link-rules');
         const link = await database.links.findByKey('short.test', 'oldcode');

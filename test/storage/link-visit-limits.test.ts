@@ -4,9 +4,8 @@
 // every instance's visits to one total and reads totals back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
-import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
-import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { databaseBefore, dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
 const BEFORE = '0021-link-rules';
 let counter = 0;
@@ -15,15 +14,8 @@ const draw = () => `vl${Date.now().toString(36)}${++counter}`;
 for (const dialect of dialects) {
   describe(`migration 0022: link visit limits (${dialect})`, () => {
     it('leaves every link made before it without a limit and with no visits counted', async () => {
-      const { database, cleanup } = await openTestDatabase(dialect, { migrate: false });
+      const { database, cleanup } = await databaseBefore(dialect, BEFORE);
       try {
-        await migrateUpTo(database, BEFORE);
-        await sql`insert into accounts (name, created_at) values ('old', 1000)`.execute(database.db);
-        const owner = await database.db.selectFrom('accounts').select('id').where('name', '=', 'old').executeTakeFirstOrThrow();
-        await sql`insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at)
-          values ('oldcode', 'short.test', 'oldcode', null, 'https://example.com/old', ${Buffer.alloc(32)}, null, ${owner.id}, 'public', 1)`.execute(
-          database.db,
-        );
         const applied = await migrateToLatest(database);
         assert.equal(applied[0], '0022-link-visit-limits');
         const link = await database.links.findByKey('short.test', 'oldcode');

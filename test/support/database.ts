@@ -3,9 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { newLink } from '../../harness/links.js';
 import { type Database, type Dialect, openDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { migrateToLatest, migrateUpTo } from '../../src/storage/migrate.js';
 import { createTestDatabase } from '../scale-support/test-services.js';
 import { POSTGRES_TEMPLATE_VAR, SQLITE_TEMPLATE_VAR } from './templates.js';
 
@@ -29,6 +30,35 @@ export interface TestDatabase {
 /** With `migrate: false`, an empty database not migrated at all (for tests of a migration). */
 export async function openTestDatabase(dialect: Dialect, { migrate = true } = {}): Promise<TestDatabase> {
   return dialect === 'postgres' ? openPostgres(migrate) : openSqlite(migrate);
+}
+
+/** The account and the link a migration's test made before the migration (databaseBefore). */
+export interface OldLink {
+  readonly accountId: number;
+  readonly linkId: number;
+  /** Its key (and code) on short.test. */
+  readonly key: string;
+}
+
+/**
+ * For a migration's test: an empty database brought up to migration `before` (its name), holding one account and one
+ * public link to https://example.com/old made then, as a server of that version wrote them. The test migrates on.
+ */
+export async function databaseBefore(dialect: Dialect, before: string, key = 'oldcode'): Promise<TestDatabase & { old: OldLink }> {
+  const opened = await openTestDatabase(dialect, { migrate: false });
+  const db = opened.database.db;
+  try {
+    await migrateUpTo(opened.database, before);
+    await sql`insert into accounts (name, created_at) values (${`before-${key}`}, 1000)`.execute(db);
+    const account = await db.selectFrom('accounts').select('id').where('name', '=', `before-${key}`).executeTakeFirstOrThrow();
+    await sql`insert into links (code, domain, key, slug, url, url_hash, title, account_id, status, created_at)
+      values (${key}, 'short.test', ${key}, null, 'https://example.com/old', ${Buffer.alloc(32)}, null, ${account.id}, 'public', 1)`.execute(db);
+    const link = await db.selectFrom('links').select('id').where('key', '=', key).executeTakeFirstOrThrow();
+    return { ...opened, old: { accountId: Number(account.id), linkId: Number(link.id), key } };
+  } catch (error) {
+    await opened.cleanup();
+    throw error;
+  }
 }
 
 async function openSqlite(migrate: boolean): Promise<TestDatabase> {
