@@ -27,7 +27,7 @@ export interface CompiledRule {
 export interface Evaluation {
   readonly url: string;
   readonly rule: number | null;
-  /** The matching rule's split: the url is its first target until a bucket picks one (splitTarget). */
+  /** The matching rule's split: the url is its first target until a bucket picks one (splitIndex). */
   readonly split?: CompiledSplit;
 }
 
@@ -77,9 +77,4 @@ export function evaluate(rules: readonly CompiledRule[], linkUrl: string, visito
 export function splitIndex(split: CompiledSplit, bucket: number): number {
   const at = split.upTo.findIndex((end) => bucket < end);
   return at === -1 ? split.urls.length - 1 : at;
-}
-
-/** The target of a split for a visitor's bucket (0–99). */
-export function splitTarget(split: CompiledSplit, bucket: number): string {
-  return split.urls[splitIndex(split, bucket)]!;
 }

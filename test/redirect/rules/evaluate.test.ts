@@ -2,7 +2,7 @@
 // none matching is the link's own url, and the visitor is asked only what the conditions tried need.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileRules, evaluate, SPLIT_BUCKETS, splitTarget } from '../../../src/redirect/rules/evaluate.js';
+import { compileRules, evaluate, SPLIT_BUCKETS, splitIndex } from '../../../src/redirect/rules/evaluate.js';
 import type { Rule } from '../../../src/redirect/rules/rule-types.js';
 import { type Visitor, visitorOf } from '../../../src/visitors/visitor.js';
 
@@ -67,7 +67,7 @@ describe('evaluate', () => {
     const split = rule!.split!;
     assert.deepEqual(evaluate([rule!], LINK, visitorOf({ query: 'ab' })), { url: 'https://example.com/a', rule: 0, split });
     // Each bucket belongs to exactly one target, in order: 0–69 a, 70–89 b, 90–99 c.
-    const byBucket = Array.from({ length: SPLIT_BUCKETS }, (_, bucket) => splitTarget(split, bucket).slice(-1));
+    const byBucket = Array.from({ length: SPLIT_BUCKETS }, (_, bucket) => split.urls[splitIndex(split, bucket)]!.slice(-1));
     assert.equal(byBucket.join(''), `${'a'.repeat(70)}${'b'.repeat(20)}${'c'.repeat(10)}`);
     // mulberry32, seeded: the draws a visitor's first visit makes are uniform over the buckets.
     let seed = 20261128;
@@ -79,7 +79,7 @@ describe('evaluate', () => {
     };
     const counts = new Map<string, number>();
     for (let i = 0; i < 10_000; i++) {
-      const url = splitTarget(split, Math.floor(random() * SPLIT_BUCKETS));
+      const url = split.urls[splitIndex(split, Math.floor(random() * SPLIT_BUCKETS))]!;
       counts.set(url, (counts.get(url) ?? 0) + 1);
     }
     const share = (url: string) => (counts.get(url) ?? 0) / 10_000;
