@@ -2,46 +2,24 @@
 // the URL (the preview and the created link's destination carry them), follow the URL typed by hand and wait while
 // it cannot be read; the edit form starts them filled from the link's URL, and a change or a cleared field is saved.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { hostRequest, runCli, type ServerProcess } from '../support/process.js';
-import { assertAccessible, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { hostRequest } from '../support/process.js';
+import { assertAccessible, openPage, screenshot, suiteWithToken, WIDTHS } from './browser.js';
 
 describe('the UTM builder in the shorten and edit forms (Chromium)', { timeout: 240_000 }, () => {
-  let dir: string;
-  let server: ServerProcess;
-  let browser: Browser;
-  let token: string;
+  const suite = suiteWithToken('brief-browser-utm-', 'marketing');
 
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-utm-'));
-    const { env } = await serverEnv(dir);
-    assert.equal((await runCli(env, 'account', 'create', 'marketing')).code, 0);
-    const created = await runCli(env, 'token', 'create', 'marketing');
-    assert.equal(created.code, 0, created.stderr);
-    token = created.stdout.trim().split('\n').at(-1)!.trim();
-    ({ server, browser } = await startServerAndChromium(env));
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const auth = () => ({ authorization: `Bearer ${token}` });
+  const auth = () => ({ authorization: `Bearer ${suite.value}` });
   const stored = async (shortUrl: string) => {
     const { host, pathname } = new URL(shortUrl);
-    const answer = await fetch(`${server.origin}/v3/shorten/${encodeURIComponent(host)}${pathname}`, { headers: auth() });
+    const answer = await fetch(`${suite.server.origin}/v3/shorten/${encodeURIComponent(host)}${pathname}`, { headers: auth() });
     assert.equal(answer.status, 200);
     return ((await answer.json()) as { originalUrl: string }).originalUrl;
   };
   const signedIn = async (size: (typeof WIDTHS)[number]) => {
-    const opened = await openPage(browser, server.origin, size);
-    await opened.page.addInitScript((t) => localStorage.setItem('brief.token', t), token);
+    const opened = await openPage(suite.browser, suite.server.origin, size);
+    await opened.page.addInitScript((t) => localStorage.setItem('brief.token', t), suite.value);
     return opened;
   };
   const isOpen = (page: Page) => page.locator('details.utm').evaluate((details) => (details as HTMLDetailsElement).open);
@@ -50,7 +28,7 @@ describe('the UTM builder in the shorten and edit forms (Chromium)', { timeout: 
     it(`builds the URL from source, medium and campaign in the shorten form, and the link goes there (${size.width} px)`, async () => {
       const { context, page } = await signedIn(size);
       try {
-        await page.goto(`${server.origin}/`);
+        await page.goto(`${suite.server.origin}/`);
         const url = page.getByLabel('URL to shorten');
         await url.waitFor();
         assert.equal(await isOpen(page), false, 'closed at first');
@@ -96,7 +74,7 @@ describe('the UTM builder in the shorten and edit forms (Chromium)', { timeout: 
         const shortUrl = (await page.locator('.short-url a').textContent())!;
         assert.equal(await stored(shortUrl), preview, 'the link’s destination is the preview');
         const { host, pathname } = new URL(shortUrl);
-        const redirect = await hostRequest(server.port, host, pathname);
+        const redirect = await hostRequest(suite.server.port, host, pathname);
         assert.equal(redirect.headers.location, preview);
       } finally {
         await context.close();
@@ -106,14 +84,14 @@ describe('the UTM builder in the shorten and edit forms (Chromium)', { timeout: 
 
   it('starts the edit form’s fields from the link’s URL; a changed field and a cleared one are saved', async () => {
     const original = 'https://example.com/offer?id=7&utm_source=news&utm_medium=email&utm_campaign=launch#top';
-    const made = await fetch(`${server.origin}/v3/shorten?url=${encodeURIComponent(original)}`, { headers: auth() });
+    const made = await fetch(`${suite.server.origin}/v3/shorten?url=${encodeURIComponent(original)}`, { headers: auth() });
     assert.equal(made.status, 200);
     const { shortened: shortUrl } = (await made.json()) as { shortened: string };
     assert.equal(await stored(shortUrl), original);
 
     const { context, page } = await signedIn(WIDTHS[1]);
     try {
-      await page.goto(`${server.origin}/app/links`);
+      await page.goto(`${suite.server.origin}/app/links`);
       await page.getByRole('button', { name: `Edit ${shortUrl}` }).click();
       const edit = page.getByRole('dialog', { name: 'Edit link' });
       const destination = edit.getByLabel('Destination', { exact: true });

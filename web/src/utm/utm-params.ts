@@ -9,7 +9,7 @@ export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term',
 export type UtmKey = (typeof UTM_KEYS)[number];
 export type UtmValues = Record<UtmKey, string>;
 
-/** What the server accepts as a link's URL (src/net/normalize-url.ts): a scheme and `//`, then http(s) with a host. */
+/** What the server accepts as a link's URL (src/net/normalize-url.ts): a scheme and `//`, then http(s) (whose URLs always have a host). */
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
@@ -21,7 +21,7 @@ export function destination(text: string): string | null {
   if (!HAS_SCHEME.test(trimmed)) return null;
   try {
     const url = new URL(trimmed);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url.href : null;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
   } catch {
     return null;
   }
