@@ -178,18 +178,22 @@ export async function firstPerson(env: Record<string, string>, email: string, wo
 }
 
 /**
- * A suite in Chromium against the built server, on a scratch folder of its own (`extra`: the server's
- * environment beyond serverEnv's), whose first person, `email` named Ada, has joined workspace acme with
- * `password`: set up before the suite's tests, closed and removed after them.
+ * A suite in Chromium against the built server, on a scratch folder of its own (`extra`: the server's environment
+ * beyond serverEnv's): `prepare` runs before the server starts (the CLI on its database) and gives the suite's own
+ * value and what to do once the server runs; set up before the suite's tests, closed and removed after them.
  */
-export function suiteWithFirstPerson(prefix: string, email: string, password: string, extra: Record<string, string> = {}) {
+function suiteOnServer<T>(
+  prefix: string,
+  extra: Record<string, string>,
+  prepare: (env: Record<string, string>) => Promise<{ value: T; started?: (server: ServerProcess) => Promise<void> }>,
+) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  let started: { env: Record<string, string>; server: ServerProcess; browser: Browser } | undefined;
+  let started: { env: Record<string, string>; server: ServerProcess; browser: Browser; value: T } | undefined;
   before(async () => {
     const { env } = await serverEnv(dir, extra);
-    const accept = await firstPerson(env, email, 'acme');
-    started = { env, ...(await startServerAndChromium(env)) };
-    await accept(started.server.origin, password, 'Ada');
+    const prepared = await prepare(env);
+    started = { env, value: prepared.value, ...(await startServerAndChromium(env)) };
+    await prepared.started?.(started.server);
   });
   after(async () => {
     await started?.browser.close();
@@ -210,7 +214,28 @@ export function suiteWithFirstPerson(prefix: string, email: string, password: st
     get browser() {
       return get().browser;
     },
+    get value() {
+      return get().value;
+    },
   };
+}
+
+/** A suite (suiteOnServer) whose first person, `email` named Ada, has joined workspace acme with `password`. */
+export function suiteWithFirstPerson(prefix: string, email: string, password: string, extra: Record<string, string> = {}) {
+  return suiteOnServer(prefix, extra, async (env) => {
+    const accept = await firstPerson(env, email, 'acme');
+    return { value: undefined, started: (server) => accept(server.origin, password, 'Ada') };
+  });
+}
+
+/** A suite (suiteOnServer) with workspace `account` made by the CLI; `value` is an owner's API token for it. */
+export function suiteWithToken(prefix: string, account: string, extra: Record<string, string> = {}) {
+  return suiteOnServer(prefix, extra, async (env) => {
+    assert.equal((await runCli(env, 'account', 'create', account)).code, 0);
+    const created = await runCli(env, 'token', 'create', account);
+    assert.equal(created.code, 0, created.stderr);
+    return { value: created.stdout.trim().split('\n').at(-1)!.trim() };
+  });
 }
 
 /** POST /auth/sign-in outside the browser (`origin`: the web app's, for the cross-site check): its status and the session cookie. */

@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiError, api, type Link, type LinkEdit } from '../api';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { fromLocalInput, toLocalInput } from '../format';
+import { UtmFields } from '../utm/utm-fields';
 
 const FIELDS = ['url', 'comment', 'password', 'expiredAt', 'maxVisits'] as const;
 
@@ -22,6 +23,7 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
   const { link } = props;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const urlInput = useRef<HTMLInputElement>(null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -56,8 +58,9 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
       <p class="muted break">{link.shortUrl}</p>
       <form onSubmit={submit} noValidate>
         <Field id="edit-url" label="Destination" error={errors.url}>
-          {(aria) => <input {...aria} name="url" type="url" defaultValue={link.originalUrl} required />}
+          {(aria) => <input {...aria} ref={urlInput} name="url" type="url" defaultValue={link.originalUrl} required />}
         </Field>
+        <UtmFields id="edit" urlInput={urlInput} />
         <Field id="edit-comment" label="Comment" error={errors.comment}>
           {(aria) => <input {...aria} name="comment" defaultValue={link.comment} autoComplete="off" />}
         </Field>

@@ -6,6 +6,7 @@ import { QrCode } from '../components/qr-code';
 import { fromLocalInput } from '../format';
 import { currentToken, useSignedIn } from '../session';
 import { withScheme } from '../typed-url';
+import { UtmFields } from '../utm/utm-fields';
 
 const FIELDS = ['url', 'slug', 'domain', 'comment', 'password', 'expiredAt'] as const;
 /** The fields under "More options": opened when the API names one of them. */
@@ -120,6 +121,7 @@ export function ShortenPage(props: { onSignIn: () => void }) {
           />
         )}
       </Field>
+      <UtmFields id="shorten" urlInput={urlInput} complete={withScheme} />
       <div class="row">
         <Field id="shorten-domain" label="Domain" error={errors.domain}>
           {(aria) => (
