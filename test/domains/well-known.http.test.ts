@@ -116,7 +116,11 @@ for (const dialect of dialects) {
       assert.equal(ok.statusCode, 200, ok.body);
       assert.equal(ok.json().bytes, 65_536);
       const over = await put(owner.headers, mine, ASSETLINKS, `[${' '.repeat(65_536 - 1)}]`);
-      assertError(over, 422, 'E_VALIDATION_ERROR', { field: ASSETLINKS, rule: 'maxBytes', message: /at most 65536 bytes \(64 KB\); it is 65537 bytes/ });
+      assertError(over, 422, 'E_VALIDATION_ERROR', {
+        field: ASSETLINKS,
+        rule: 'maxBytes',
+        message: /at most 65536 bytes \(64 KB\); it is 65537 bytes/,
+      });
       // Counted in bytes, not characters: 'é' is two.
       const wide = await put(owner.headers, mine, ASSETLINKS, `["${'é'.repeat(32_767)}"]`);
       assertError(wide, 422, 'E_VALIDATION_ERROR', { field: ASSETLINKS, rule: 'maxBytes' });
@@ -228,7 +232,10 @@ for (const dialect of dialects) {
 
     it('serves nothing for a claim not verified yet, though its owner may upload the files beforehand', async () => {
       const claim = `${uniqueName('claim').toLowerCase()}.example`;
-      assert.equal((await ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: claim } })).statusCode, 200);
+      assert.equal(
+        (await ctx.t.app.inject({ method: 'PUT', url: '/v3/shorten/domains', headers: owner.headers, payload: { domain: claim } })).statusCode,
+        200,
+      );
       assert.equal((await put(owner.headers, claim, AASA, APPLE_FILE)).statusCode, 200);
       assertNotFoundPage(await fetchOn(claim, AASA));
       // As the redirect side would ask with STRICT_HOSTS on (the Host kept as it is): still nothing.
@@ -267,7 +274,10 @@ for (const dialect of dialects) {
 
     it('never takes `.well-known` as a slug: the path stays the files’', async () => {
       for (const slug of ['.well-known', '.WELL-KNOWN']) {
-        const res = await ctx.t.app.inject({ url: `/v3/shorten?${qs({ url: 'https://example.com/app', slug, domain: mine })}`, headers: owner.headers });
+        const res = await ctx.t.app.inject({
+          url: `/v3/shorten?${qs({ url: 'https://example.com/app', slug, domain: mine })}`,
+          headers: owner.headers,
+        });
         assertError(res, 422, 'E_VALIDATION_ERROR', { field: 'slug', rule: 'regex' });
       }
     });
