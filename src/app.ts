@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
 import { v3WellKnownRoutes } from './domains/well-known-routes.js';
-import { wellKnownRoutes } from './domains/well-known-serving.js';
+import { wellKnownRoutes } from './domains/well-known-served-routes.js';
 import { healthRoutes, isOperationsPath } from './health/routes.js';
 import { StopSignal } from './health/stop-signal.js';
 import { registerApiDocs } from './http/api-docs.js';

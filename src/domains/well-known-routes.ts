@@ -6,7 +6,7 @@ import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, workspaceCallErrors } from '../http/error-schemas.js';
 import { DOMAIN_ERRORS } from './domain-errors.js';
-import { DomainsQuery, DomainSuccess } from './v3-schemas.js';
+import { DomainSuccess, DomainsQuery } from './v3-schemas.js';
 import { WELL_KNOWN_ERRORS } from './well-known-errors.js';
 import { WellKnownBody, WellKnownEntry as WellKnownEntrySchema, WellKnownList, WellKnownListPath, WellKnownPath } from './well-known-schemas.js';
 import type { WellKnownEntry, WellKnownService } from './well-known-service.js';
