@@ -34,7 +34,8 @@ const schemaFor = (name: string) => ({
       description: 'The domain has no such file: the 404 page, as any unknown path.',
       content: { 'text/html': { schema: { type: 'string', contentMediaType: 'text/html' }, example: NOT_FOUND_PAGE } },
     },
-    ...errorResponses(429, 500, 503),
+    // 429 is documented by the `read` limit itself when RATE_LIMIT_READ is on (http/rate-limits.ts).
+    ...errorResponses(500, 503),
   },
 });
 

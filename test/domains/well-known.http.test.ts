@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { WellKnownService } from '../../src/domains/well-known-service.js';
 import { NOT_FOUND_PAGE } from '../../src/html/pages.js';
-import { BASE_HOST, eventually, PUBLIC_HOST, qs, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
+import { BASE_HOST, buildTestApp, eventually, PUBLIC_HOST, qs, type TestAccount, uniqueName, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 
 const AASA = 'apple-app-site-association';
@@ -272,6 +272,22 @@ for (const dialect of dialects) {
       }
     });
 
+    it('is served by every instance at once: another app on the same database reads the file from it', async () => {
+      const second = await buildTestApp(ctx.db.database);
+      try {
+        const domain = await ctx.t.privateDomain(owner.id, 'shared');
+        assert.ok(await eventually(async () => (await second.app.inject({ url: '/', headers: { host: domain } })).statusCode === 404));
+        const onSecond = () => second.app.inject({ url: `/.well-known/${AASA}`, headers: { host: domain } });
+        assertNotFoundPage(await onSecond());
+        await put(owner.headers, domain, AASA, APPLE_FILE);
+        assert.equal((await onSecond()).body, APPLE_FILE);
+        await remove(owner.headers, domain, AASA);
+        assertNotFoundPage(await onSecond());
+      } finally {
+        await second.close();
+      }
+    });
+
     it('never takes `.well-known` as a slug: the path stays the files’', async () => {
       for (const slug of ['.well-known', '.WELL-KNOWN']) {
         const res = await ctx.t.app.inject({
@@ -283,3 +299,17 @@ for (const dialect of dialects) {
     });
   });
 }
+
+describe('app links: the files are fetched under the read limit, per address', () => {
+  const ctx = useTestApp('sqlite', { RATE_LIMIT_READ: '2' });
+
+  it('answers 429 past RATE_LIMIT_READ a minute from one address, and counts another address apart', async () => {
+    const owner = await ctx.t.account('limited');
+    const domain = await ctx.t.privateDomain(owner.id, 'limited');
+    await new WellKnownService(ctx.t.domains, ctx.t.database.wellKnown).put(domain, ASSETLINKS, ANDROID_FILE);
+    const fetchFrom = (remoteAddress: string) => ctx.t.app.inject({ url: `/.well-known/${ASSETLINKS}`, headers: { host: domain }, remoteAddress });
+    for (let i = 0; i < 2; i++) assert.equal((await fetchFrom('192.0.2.80')).body, ANDROID_FILE);
+    assertError(await fetchFrom('192.0.2.80'), 429, 'E_TOO_MANY_REQUESTS');
+    assert.equal((await fetchFrom('192.0.2.81')).statusCode, 200);
+  });
+});
