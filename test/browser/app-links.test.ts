@@ -33,9 +33,9 @@ describe('web app in Chromium: app links on the Domains page', { timeout: 300_00
     const { page } = await openPage(suite.browser, suite.server.origin, WIDTHS[1]);
     const domains = await domainsSection(page);
     const item = domains.getByRole('listitem').filter({ hasText: DOMAIN }).first();
-    const line = item.locator('li[data-file="assetlinks.json"]');
+    const line = item.locator('[data-file="assetlinks.json"]');
     await line.getByText('Not set').waitFor();
-    assert.equal(await item.locator('li[data-file="apple-app-site-association"]').getByText('Not set').count(), 1);
+    assert.equal(await item.locator('[data-file="apple-app-site-association"]').getByText('Not set').count(), 1);
 
     await item.getByRole('button', { name: `Upload assetlinks.json of ${DOMAIN}` }).click();
     const upload = page.getByRole('dialog', { name: `assetlinks.json of ${DOMAIN}` });

@@ -45,11 +45,12 @@ export function AppLinks(props: { domain: string; verified: boolean; mayManage: 
     <div class="app-links">
       <h4>App links</h4>
       {error && <p class="error">{error}</p>}
-      <ul>
+      {/* Lines, not list items: the domains' list holds the cards, and a card's items would count as the list's. */}
+      <div class="app-link-lines">
         {NAMES.map((name) => {
           const set = files?.find((file) => file.name === name);
           return (
-            <li key={name} data-file={name}>
+            <div key={name} class="app-link-line" data-file={name}>
               <code class="break">/.well-known/{name}</code> <span class="muted">({FILES[name].platform})</span>{' '}
               {files !== null && <span class={set ? 'badge good' : 'badge note'}>{set ? `Set, ${set.bytes} bytes` : 'Not set'}</span>}
               {props.mayManage && files !== null && (
@@ -64,10 +65,10 @@ export function AppLinks(props: { domain: string; verified: boolean; mayManage: 
                   )}
                 </span>
               )}
-            </li>
+            </div>
           );
         })}
-      </ul>
+      </div>
       {!props.verified && <p class="hint">The domain serves its files once it is verified.</p>}
       {dialog?.kind === 'edit' && (
         <AppLinkDialog domain={domain} name={dialog.name} isSet={files?.some((file) => file.name === dialog.name) ?? false} onDone={close} />
