@@ -6,6 +6,8 @@ import { analyticsRoutes } from './analytics/v3-routes.js';
 import type { Config } from './config.js';
 import { domainRoutes } from './domains/routes.js';
 import { v3DomainRoutes } from './domains/v3-routes.js';
+import { v3WellKnownRoutes } from './domains/well-known-routes.js';
+import { wellKnownRoutes } from './domains/well-known-served-routes.js';
 import { healthRoutes, isOperationsPath } from './health/routes.js';
 import { StopSignal } from './health/stop-signal.js';
 import { registerApiDocs } from './http/api-docs.js';
@@ -166,6 +168,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3LinkRoutes(services.links, workspaceCaller), { prefix: '/v3' });
     api.register(evaluateRoutes(services.links, workspaceCaller, config.forwardQuery, visitorCountries), { prefix: '/v3' });
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
+    api.register(v3WellKnownRoutes(services.wellKnown, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
     api.register(tokenRoutes(services.tokens, workspaceCaller, authenticate), { prefix: '/v3' });
   });
@@ -207,6 +210,8 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const onDefault = (request: FastifyRequest) => redirects.pipeline.domainOf(request.raw) === config.defaultDomain.hostname;
   app.register(webAppRoutes(webApp, onDefault));
   app.register(redirectRoutes(redirects.pipeline, appPage(webApp, onDefault)));
+  // A domain's app-link files, on the domain its Host stands for (decision 0042).
+  app.register(wellKnownRoutes(services.wellKnown, (request) => redirects.pipeline.domainOf(request.raw)));
 
   // BLOCKLIST_FILE is read again on SIGHUP (while the app runs).
   const reloadBlocklist = () => void services.blocklist.reloadFile();

@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { DomainService } from './domains/domain-service.js';
 import { dnsTxtLookup } from './domains/domain-verification.js';
 import { type CommandDomains, droppedDomains, recordServedDomains, withServedDomains } from './domains/served-domains.js';
+import { WellKnownService } from './domains/well-known-service.js';
 import { Readiness } from './health/readiness.js';
 import type { StopSignal } from './health/stop-signal.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
@@ -113,6 +114,8 @@ export interface Services {
   /** Passkeys: registered by a signed-in person, then a sign-in of their own (decision 0030). */
   readonly passkeys: PasskeyService;
   readonly domains: DomainService;
+  /** The domains' app-link files under `/.well-known/` (decision 0042). */
+  readonly wellKnown: WellKnownService;
   readonly links: LinkService;
   /** Link changes: announced here, heard from elsewhere once started (the server starts it; the CLI only announces). */
   readonly changes: LinkChangeFeed;
@@ -150,11 +153,27 @@ export function createServices(
   const passwordChanges = new PasswordChanges(database.people, database.passwords, userPasswords, config.defaultDomain.urlPrefix);
   const passkeys = new PasskeyService(database.passkeys, database.people, people, sessions, relyingPartyOf(config.defaultDomain.urlPrefix));
   const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
+  const wellKnown = new WellKnownService(domains, database.wellKnown);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts, passwords);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, tokens, people, sessions, passwordChanges, passkeys, domains, links, changes, analytics, retention, blocklist, passwords };
+  return {
+    accounts,
+    tokens,
+    people,
+    sessions,
+    passwordChanges,
+    passkeys,
+    domains,
+    wellKnown,
+    links,
+    changes,
+    analytics,
+    retention,
+    blocklist,
+    passwords,
+  };
 }
 
 /**

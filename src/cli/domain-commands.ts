@@ -1,7 +1,9 @@
-// `brief domain …`: the short domains an administrator adds, verifies and removes.
+// `brief domain …`: the short domains an administrator adds, verifies and removes, and their app-link files.
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { domainInPath } from '../domains/domain-fields.js';
-import { accountHint, serviceCommand, table, UsageError } from './cli-support.js';
+import { WELL_KNOWN_NAMES } from '../domains/well-known-schemas.js';
+import { accountHint, serviceCommand, table, UsageError, when } from './cli-support.js';
 
 /** The domain as the messages name it: lower-case, without a scheme or a trailing slash. */
 const named = (raw: string) => domainInPath(raw) ?? raw;
@@ -57,4 +59,55 @@ export function domainCommands(program: Command): void {
       ),
     );
   });
+  wellKnownCommands(domain);
+}
+
+/** A file's text from a path, or standard input for `-`. */
+async function fileText(file: string): Promise<string> {
+  if (file !== '-') {
+    return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    });
+  }
+  if (process.stdin.isTTY) throw new UsageError('- reads the file from standard input: pipe it in');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `brief domain well-known …`: the app-link files any domain serves under /.well-known/ (decision 0042). */
+function wellKnownCommands(domain: Command): void {
+  const names = WELL_KNOWN_NAMES.join(' or ');
+  const wellKnown = domain.command('well-known').description(`manage the app-link files a domain serves under /.well-known/ (${names})`);
+  serviceCommand(
+    wellKnown,
+    'set <hostname> <name> <file>',
+    `upload a domain's ${names} from a file (- for standard input): JSON, at most 64 KB, served byte for byte`,
+    async ({ wellKnown }, hostname: string, name: string, file: string) => {
+      const set = await wellKnown.put(hostname, name, await fileText(file));
+      console.log(`set ${set.name} of ${set.domain} (${set.bytes} bytes): served at /.well-known/${set.name} on it`);
+    },
+  );
+  serviceCommand(
+    wellKnown,
+    'show <hostname> [name]',
+    "print one of a domain's files as it is served, or without a name list the files it has",
+    async ({ wellKnown }, hostname: string, name: string | undefined) => {
+      if (name !== undefined) {
+        process.stdout.write((await wellKnown.get(hostname, name)).body);
+        return;
+      }
+      const files = await wellKnown.list(hostname);
+      console.log(table(files.map((f) => ({ name: f.name, bytes: f.bytes, updated: when(f.updatedAt) }))));
+    },
+  );
+  serviceCommand(
+    wellKnown,
+    'remove <hostname> <name>',
+    'remove one of a domain’s files: it answers 404 from then on',
+    async ({ wellKnown }, hostname: string, name: string) => {
+      await wellKnown.remove(hostname, name);
+      console.log(`removed ${name} of ${named(hostname)}`);
+    },
+  );
 }

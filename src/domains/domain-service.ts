@@ -95,6 +95,16 @@ export class DomainService {
   }
 
   /**
+   * Whether a domain (as the redirect side resolves a Host) serves what it carries beyond its links, its
+   * `/.well-known/` files (decision 0042): a configured one always, a stored one once verified (decision 0019).
+   */
+  async serves(hostname: string): Promise<boolean> {
+    if (this.configured.has(hostname)) return true;
+    const stored = await this.stored.one(hostname);
+    return stored !== undefined && servesRedirects(stored);
+  }
+
+  /**
    * True when a destination would come back to Brief (no loops). Its host is compared in its one written
    * form (net/host-names.ts: case, trailing dot, IDN, IP address forms, the scheme's default port), with
    * our short domains as the caller sees them: the public ones, the caller's own, and other accounts'
@@ -228,7 +238,7 @@ export class DomainService {
   }
 
   /** A stored private domain of the caller; public ones (configured or stored) and anyone else's are not found. */
-  private async ownDomain(caller: Caller, rawDomain: string): Promise<StoredDomain> {
+  async ownDomain(caller: Caller, rawDomain: string): Promise<StoredDomain> {
     const hostname = domainInPath(rawDomain);
     // Checked before the query: PostgreSQL refuses text with NUL bytes (a 500, not a 404).
     if (hostname === undefined || this.configured.has(hostname)) throw DOMAIN_ERRORS.notFound();

@@ -267,6 +267,17 @@ export interface Tables {
   passkey_challenges: PasskeyChallengeTable;
   link_code_secret: LinkCodeSecretTable;
   server_settings: ServerSettingTable;
+  domain_well_known: DomainWellKnownTable;
+}
+
+/** A file a domain serves under `/.well-known/` (decision 0042): its body as uploaded. */
+export interface DomainWellKnownTable {
+  /** host[:port], lower-case: a stored domain's `hostname`, or a configured one's. */
+  domain: string;
+  /** `apple-app-site-association` or `assetlinks.json`. */
+  name: string;
+  body: string;
+  updated_at: number;
 }
 
 /** A person's WebAuthn credential (decision 0030). */

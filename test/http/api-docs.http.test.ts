@@ -62,6 +62,14 @@ const ERRORS: Record<string, Record<string, Record<number, string>>> = {
   ),
   '/v3/shorten/domains/{domain}': Object.fromEntries(['delete', 'patch'].map((method) => [method, V3_ERRORS])),
   '/v3/shorten/domains/{domain}/verify': { post: V3_ERRORS },
+  '/v3/shorten/domains/{domain}/well-known': { get: NOTHING_TO_REFUSE },
+  '/v3/shorten/domains/{domain}/well-known/{name}': { get: NOTHING_TO_REFUSE, put: V3_ERRORS, delete: NOTHING_TO_REFUSE },
+  ...Object.fromEntries(
+    ['apple-app-site-association', 'assetlinks.json'].map((name) => [
+      `/.well-known/${name}`,
+      { get: { 429: 'E_TOO_MANY_REQUESTS', 500: 'E_INTERNAL_ERROR', 503: 'E_SERVICE_UNAVAILABLE' } },
+    ]),
+  ),
   '/v3/tokens': { get: NOTHING_TO_REFUSE, post: V3_ERRORS },
   '/v3/tokens/{id}': { delete: V3_ERRORS },
 };
@@ -190,9 +198,12 @@ describe('API document and reference page', () => {
       'DELETE /auth/passkeys/{id}',
       'DELETE /v2/links/{link}',
       'DELETE /v3/shorten/domains/{domain}',
+      'DELETE /v3/shorten/domains/{domain}/well-known/{name}',
       'DELETE /v3/shorten/{domain}/{slug}',
       'DELETE /v3/tokens/{id}',
       'GET /',
+      'GET /.well-known/apple-app-site-association',
+      'GET /.well-known/assetlinks.json',
       'GET /auth/me',
       'GET /auth/members',
       'GET /auth/passkeys',
@@ -206,6 +217,8 @@ describe('API document and reference page', () => {
       'GET /v3/shorten/analytics/clicks',
       ...TOP_PATHS.map((path) => `GET ${path}`).sort(),
       'GET /v3/shorten/domains',
+      'GET /v3/shorten/domains/{domain}/well-known',
+      'GET /v3/shorten/domains/{domain}/well-known/{name}',
       'GET /v3/shorten/list',
       'GET /v3/shorten/{domain}/{slug}',
       'GET /v3/tokens',
@@ -235,6 +248,7 @@ describe('API document and reference page', () => {
       'POST /v3/tokens',
       'POST /{key}',
       'PUT /v3/shorten/domains',
+      'PUT /v3/shorten/domains/{domain}/well-known/{name}',
     ]);
   });
 
@@ -288,6 +302,16 @@ describe('API document and reference page', () => {
       ['/v3/shorten/domains/{domain}', 'delete', 404, '/v3/shorten/domains/pub.test', owned],
       ['/v3/shorten/domains/{domain}', 'patch', 404, '/v3/shorten/domains/pub.test', { owner: true, payload: { randomCodeLength: 5 } }],
       ['/v3/shorten/domains/{domain}', 'patch', 422, '/v3/shorten/domains/pub.test', { owner: true, payload: { randomCodeLength: 3 } }],
+      ['/v3/shorten/domains/{domain}/well-known', 'get', 404, '/v3/shorten/domains/pub.test/well-known', owned],
+      ['/v3/shorten/domains/{domain}/well-known/{name}', 'get', 404, '/v3/shorten/domains/pub.test/well-known/assetlinks.json', owned],
+      [
+        '/v3/shorten/domains/{domain}/well-known/{name}',
+        'put',
+        404,
+        '/v3/shorten/domains/pub.test/well-known/robots.txt',
+        { owner: true, payload: {} },
+      ],
+      ['/v3/shorten/domains/{domain}/well-known/{name}', 'delete', 404, '/v3/shorten/domains/pub.test/well-known/assetlinks.json', owned],
       ['/v3/shorten/analytics/clicks', 'get', 401, '/v3/shorten/analytics/clicks'],
       ['/v3/shorten/analytics/clicks', 'get', 404, '/v3/shorten/analytics/clicks?workspaceId=x', owned],
       ['/v3/shorten/analytics/clicks', 'get', 422, '/v3/shorten/analytics/clicks?range=2d', owned],
@@ -441,6 +465,30 @@ describe('API document and reference page', () => {
     const home = operation('/', 'get');
     assert.equal(home.responses['302'].headers.Location.schema.type, 'string');
     assert.equal(home.responses['404'].content['text/html'].schema.type, 'string');
+  });
+
+  it("documents the app-link calls: the file as the body, the answers, and the domain's own /.well-known/ paths", () => {
+    const put = operation('/v3/shorten/domains/{domain}/well-known/{name}', 'put');
+    assert.deepEqual(
+      put.parameters.filter((p: Json) => p.in === 'path').map((p: Json) => p.name),
+      ['domain', 'name'],
+    );
+    const body = put.requestBody.content['application/json'];
+    assert.match(body.schema.description, /65,536 bytes/);
+    const [android, apple] = exampleValues(body);
+    assert.ok(Array.isArray(android) && typeof apple === 'object' && 'applinks' in apple);
+    assert.deepEqual([...put.responses['200'].content['application/json'].schema.required].sort(), ['bytes', 'name', 'updatedAt']);
+    assert.deepEqual(
+      exampleValues(put.responses['422'].content['application/json']).map((e: Json) => e.errors[0].rule),
+      ['maxBytes', 'json', 'array'],
+    );
+    assert.equal(operation('/v3/shorten/domains/{domain}/well-known', 'get').responses['200'].content['application/json'].schema.type, 'array');
+    for (const name of ['apple-app-site-association', 'assetlinks.json']) {
+      const served = operation(`/.well-known/${name}`, 'get');
+      assert.ok(served.responses['200'].content['application/json'], name);
+      assert.equal(served.responses['404'].content['text/html'].schema.type, 'string');
+      assert.equal(served.security.length, 0);
+    }
   });
 
   it('documents the success bodies with examples', () => {

@@ -40,6 +40,16 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/v3/shorten/domains/none.example/verify', route: '/v3/shorten/domains/{domain}/verify', scope: 'domains:write' },
   { method: 'DELETE', url: '/v3/shorten/domains/none.example', route: '/v3/shorten/domains/{domain}', scope: 'domains:write' },
   { method: 'PATCH', url: '/v3/shorten/domains/none.example', route: '/v3/shorten/domains/{domain}', body: {}, scope: 'domains:write' },
+  { method: 'GET', url: '/v3/shorten/domains/none.example/well-known', route: '/v3/shorten/domains/{domain}/well-known', scope: 'links:read' },
+  ...(['GET', 'PUT', 'DELETE'] as const).map(
+    (method): Call => ({
+      method,
+      url: '/v3/shorten/domains/none.example/well-known/assetlinks.json',
+      route: '/v3/shorten/domains/{domain}/well-known/{name}',
+      ...(method === 'PUT' && { body: [] }),
+      scope: method === 'GET' ? 'links:read' : 'domains:write',
+    }),
+  ),
   { method: 'GET', url: '/v3/shorten/analytics/clicks', route: '/v3/shorten/analytics/clicks', scope: 'analytics:read' },
   ...Object.keys(TOP_DIMENSIONS).map(
     (dimension): Call => ({

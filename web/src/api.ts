@@ -11,6 +11,7 @@ import type { ClicksQuery, ClicksResult, TopQuery, TopResult } from '../../src/a
 import type { Range } from '../../src/analytics/time-series';
 import type { DomainPage, ListDomainsQuery } from '../../src/domains/schemas';
 import type { DomainSettingsBody, V3Domain } from '../../src/domains/v3-schemas';
+import type { WellKnownEntry, WellKnownName } from '../../src/domains/well-known-schemas';
 import type {
   BulkItem,
   BulkResult,
@@ -56,17 +57,25 @@ function withQuery(path: string, query: Query = {}): string {
   return text === '' ? path : `${path}?${text}`;
 }
 
-async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown; token?: string } = {}): Promise<T> {
+/**
+ * `raw`: a body sent as it is (a domain's app-link file, kept byte for byte) rather than `body` as JSON; `text`: the
+ * answer's text, not parsed (the file as it was uploaded).
+ */
+async function call<T>(
+  method: string,
+  path: string,
+  options: { query?: Query; body?: unknown; raw?: string; text?: boolean; token?: string } = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = options.token ?? currentToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.body !== undefined || options.raw !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
     response = await fetch(withQuery(path, options.query), {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       // The session cookie rides along without a token; with one, nothing but the token counts.
       credentials: token ? 'omit' : 'same-origin',
     });
@@ -88,7 +97,7 @@ async function call<T>(method: string, path: string, options: { query?: Query; b
     const message = typeof error.message === 'string' ? error.message : `The server answered ${response.status}.`;
     throw new ApiError(response.status, typeof error.code === 'string' ? error.code : 'E_UNKNOWN', message, errors);
   }
-  return body as T;
+  return (options.text ? text : body) as T;
 }
 
 // The server's own types, imported type-only from its schema modules (plain TypeBox data): the
@@ -139,6 +148,8 @@ export type {
   Passkey,
   PresentedToken,
   V3Domain,
+  WellKnownEntry,
+  WellKnownName,
   Workspace,
 };
 
@@ -225,6 +236,12 @@ export const api = {
   verifyDomain: (domain: string) => call<V3Domain>('POST', `${domainPath(domain)}/verify`),
   updateDomain: (domain: string, settings: DomainSettingsBody) => call<unknown>('PATCH', domainPath(domain), { body: settings }),
   removeDomain: (domain: string) => call<unknown>('DELETE', domainPath(domain)),
+  /** A private domain's app-link files (decision 0042): which it has, one as uploaded, set from text, removed. */
+  wellKnownFiles: (domain: string) => call<WellKnownEntry[]>('GET', `${domainPath(domain)}/well-known`),
+  wellKnownFile: (domain: string, name: WellKnownName) => call<string>('GET', `${domainPath(domain)}/well-known/${name}`, { text: true }),
+  setWellKnownFile: (domain: string, name: WellKnownName, text: string) =>
+    call<WellKnownEntry>('PUT', `${domainPath(domain)}/well-known/${name}`, { raw: text }),
+  removeWellKnownFile: (domain: string, name: WellKnownName) => call<unknown>('DELETE', `${domainPath(domain)}/well-known/${name}`),
   /** Who is signed in, or a 401 when nobody is. */
   me: () => call<Me>('GET', '/auth/me', { token: '' }),
   /** Passkeys (web/src/passkeys.ts): a ceremony's options from the server, then the authenticator's answer to them. */

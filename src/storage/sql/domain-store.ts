@@ -1,6 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { Connection } from '../connection.js';
 import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from '../stores/domains.js';
-import type { DomainRow } from '../tables.js';
+import type { DomainRow, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import type { WorkspaceLocks } from './workspace-locks.js';
 
@@ -32,6 +33,12 @@ const settingColumns = (settings: Partial<DomainSettings>) => ({
   ...(settings.homeRedirectUrl !== undefined && { home_redirect_url: settings.homeRedirectUrl }),
   ...(settings.notFoundRedirectUrl !== undefined && { not_found_redirect_url: settings.notFoundRedirectUrl }),
 });
+
+/**
+ * A removed domain's `/.well-known/` files go with it, in the same write (decision 0042): whoever claims the name
+ * next must not serve the last owner's app links.
+ */
+const removeFiles = (db: Kysely<Tables>, hostname: string) => db.deleteFrom('domain_well_known').where('domain', '=', hostname).execute();
 
 /** Domains, in the same SQL on both dialects. */
 export class SqlDomainStore implements DomainStore {
@@ -122,15 +129,20 @@ export class SqlDomainStore implements DomainStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async remove(hostname: string): Promise<boolean> {
-    const result = await this.connection.write((db) => db.deleteFrom('domains').where('hostname', '=', hostname).executeTakeFirst());
-    return Number(result.numDeletedRows) > 0;
+  remove(hostname: string): Promise<boolean> {
+    return this.connection.write(async (db) => {
+      const result = await db.deleteFrom('domains').where('hostname', '=', hostname).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await removeFiles(db, hostname);
+      return true;
+    });
   }
 
   removeWithLinks(hostname: string): Promise<string[] | undefined> {
     return this.connection.write(async (db) => {
       const removed = await db.deleteFrom('domains').where('hostname', '=', hostname).executeTakeFirst();
       if (Number(removed.numDeletedRows) === 0) return undefined;
+      await removeFiles(db, hostname);
       const now = Date.now();
       const deleted = await db
         .updateTable('links')

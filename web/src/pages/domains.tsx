@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type V3Domain } from '../api';
+import { AppLinks } from '../components/app-links';
 import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
@@ -9,7 +10,8 @@ import { useSession } from '../session';
 
 /**
  * Settings → Domains: the workspace's private short domains (the v3 domain API). A new one serves nothing
- * until its DNS TXT record is found (Verify); each may send its bare address and its unknown keys elsewhere.
+ * until its DNS TXT record is found (Verify); each may send its bare address and its unknown keys elsewhere, and serve
+ * app links (its /.well-known/ files).
  */
 export function Domains(props: { headingId: string }) {
   const { person } = useSession();
@@ -78,6 +80,7 @@ export function Domains(props: { headingId: string }) {
                 <dt>Not-found redirect</dt>
                 <dd class="break">{domain.notFoundPageRedirectUrl ?? <span class="muted">None: unknown keys show the 404 page</span>}</dd>
               </dl>
+              <AppLinks domain={domain.domain} verified={domain.verified} mayManage={mayManage} reloads={list.reloads} onChanged={list.setNotice} />
               {mayManage && (
                 <div class="row-actions">
                   {domain.verification && (
