@@ -8,6 +8,7 @@ import { SqlPasskeyStore } from '../sql/passkey-store.js';
 import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
+import { SqlTagStore } from '../sql/tag-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { PostgresAnalyticsStore } from './analytics-store.js';
@@ -35,5 +36,6 @@ export function postgresStores(connection: Connection): StoreSet {
     imports: new PostgresImportStore(connection),
     settings: new SqlServerSettingsStore(connection),
     visitLimits: new SqlVisitLimitStore(connection),
+    tags: new SqlTagStore(connection, postgresWorkspaceLocks),
   };
 }

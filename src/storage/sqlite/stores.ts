@@ -6,6 +6,7 @@ import { SqlPasskeyStore } from '../sql/passkey-store.js';
 import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
+import { SqlTagStore } from '../sql/tag-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { SqliteAnalyticsStore } from './analytics-store.js';
@@ -34,5 +35,6 @@ export function sqliteStores(connection: SqliteConnection): StoreSet {
     imports: new SqliteImportStore(connection),
     settings: new SqlServerSettingsStore(connection),
     visitLimits: new SqlVisitLimitStore(connection),
+    tags: new SqlTagStore(connection, sqliteWorkspaceLocks),
   };
 }

@@ -12,6 +12,7 @@ import type { PasskeyStore } from './passkeys.js';
 import type { PasswordStore } from './passwords.js';
 import type { PeopleStore } from './people.js';
 import type { ServerSettingsStore } from './server-settings.js';
+import type { TagStore } from './tags.js';
 import type { VisitLimitStore } from './visit-limits.js';
 
 export interface StoreSet {
@@ -31,4 +32,6 @@ export interface StoreSet {
   readonly settings: ServerSettingsStore;
   /** The visits counted against links' visit limits. */
   readonly visitLimits: VisitLimitStore;
+  /** Workspaces' tags and the links that carry them. */
+  readonly tags: TagStore;
 }
