@@ -26,22 +26,8 @@ export class SqlTagStore implements TagStore {
     return this.connection.write((db) => writeLinkTags(db, accountId, links));
   }
 
-  async tagsOf(linkIds: readonly number[]): Promise<Map<number, string[]>> {
-    const tags = new Map<number, string[]>();
-    for (const chunk of inPowersOfTwo([...new Set(linkIds)])) {
-      const rows = await this.connection.db
-        .selectFrom('link_tags')
-        .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
-        .select(['link_tags.link_id', 'tags.name'])
-        .where('link_tags.link_id', 'in', chunk)
-        .execute();
-      for (const { link_id, name } of rows) {
-        const id = Number(link_id);
-        tags.set(id, [...(tags.get(id) ?? []), name]);
-      }
-    }
-    for (const names of tags.values()) names.sort(byTagName);
-    return tags;
+  tagsOf(linkIds: readonly number[]): Promise<Map<number, string[]>> {
+    return tagsOfLinks(this.connection.db, linkIds);
   }
 
   async list(accountId: number): Promise<TagRecord[]> {
@@ -143,6 +129,25 @@ export async function writeLinkTags(
       )
       .execute();
   }
+}
+
+/** The tags (names, sorted ignoring case) of each of these links that has some: one read a page of links. */
+export async function tagsOfLinks(db: Kysely<Tables>, linkIds: readonly number[]): Promise<Map<number, string[]>> {
+  const tags = new Map<number, string[]>();
+  for (const chunk of inPowersOfTwo([...new Set(linkIds)])) {
+    const rows = await db
+      .selectFrom('link_tags')
+      .innerJoin('tags', 'tags.id', 'link_tags.tag_id')
+      .select(['link_tags.link_id', 'tags.name'])
+      .where('link_tags.link_id', 'in', chunk)
+      .execute();
+    for (const { link_id, name } of rows) {
+      const id = Number(link_id);
+      tags.set(id, [...(tags.get(id) ?? []), name]);
+    }
+  }
+  for (const names of tags.values()) names.sort(byTagName);
+  return tags;
 }
 
 /** In a write that deletes links: their tags go with them, so link_tags holds live links only. */
