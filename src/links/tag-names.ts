@@ -54,13 +54,18 @@ export interface TagFilterInput {
   readonly exclude: readonly string[];
 }
 
-/** Names in a query parameter: comma-separated, each trimmed and checked; empty pieces (`a,,b`, ``) name nothing. */
+/**
+ * Names in a query parameter: comma-separated, each trimmed and checked, at most MAX_TAGS (no link has more); empty
+ * pieces (`a,,b`, ``) name nothing.
+ */
 function namesIn(text: string | undefined, field: string): string[] {
   if (text === undefined) return [];
-  return text
+  const names = text
     .split(',')
     .filter((piece) => piece.trim() !== '')
     .map((piece) => checkTagName(piece, field));
+  if (names.length > MAX_TAGS) throw BriefError.field(itemCount(field, 'maxItems', MAX_TAGS));
+  return names;
 }
 
 /**

@@ -190,7 +190,7 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
    */
   private async countListed(accountId: number, byTagsAlone: TagFilter | undefined, conditions: readonly RawBuilder<boolean>[]): Promise<number> {
     const db = this.connection.db;
-    if (byTagsAlone && byTagsAlone.tags.length > 0 && byTagsAlone.exclude.length === 0) return countTagged(db, accountId, byTagsAlone);
+    if (byTagsAlone && byTagsAlone.tags.length > 0) return countTagged(db, accountId, byTagsAlone);
     if (byTagsAlone && byTagsAlone.tags.length === 0) {
       const [all, excluded] = await Promise.all([
         this.countListed(accountId, undefined, []),
