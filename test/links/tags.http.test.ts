@@ -61,6 +61,15 @@ for (const dialect of dialects) {
       );
       const patched = await call(account, 'PATCH', `/v3/shorten/${bare}`, { comment: 'no tags change' });
       assert.deepEqual(patched.json().tags, []);
+      // The redirect never reads tags: a tagged link's target is an untagged one's, and it redirects alike.
+      const targetOf = async (link: string) => {
+        const [domain, key] = link.split('/') as [string, string];
+        const { id, ...rest } = (await ctx.t.database.links.target(domain, key))!;
+        return { ...rest, url: typeof rest.url };
+      };
+      assert.deepEqual(await targetOf(tagged!), await targetOf(bare!));
+      const visit = await ctx.t.app.inject({ url: `/${tagged!.split('/')[1]}`, headers: { host: tagged!.split('/')[0]! } });
+      assert.equal(visit.headers.location, (await call(account, 'GET', `/v3/shorten/${tagged}`)).json().originalUrl);
     });
 
     it('replaces the tags on patch, leaves them when absent, clears them with []', async () => {
@@ -234,6 +243,9 @@ for (const dialect of dialects) {
       const control = await call(account, 'GET', `/v3/shorten/list?${qs({ excludeTags: 'a\u0000' })}`);
       assert.equal(control.statusCode, 422, control.body);
       assert.equal(control.json().errors[0].field, 'excludeTags');
+      const many = await call(account, 'GET', `/v3/shorten/list?${qs({ excludeTags: Array.from({ length: 21 }, (_, i) => `n${i}`).join(',') })}`);
+      assert.equal(many.statusCode, 422, many.body);
+      assert.deepEqual([many.json().errors[0].field, many.json().errors[0].rule], ['excludeTags', 'maxItems']);
       const long = await call(account, 'GET', `/v3/shorten/list?${qs({ tags: 'x'.repeat(51) })}`);
       assert.equal(long.statusCode, 422, long.body);
       assert.equal(long.json().errors[0].field, 'tags');

@@ -3,7 +3,7 @@ import type { Connection } from '../connection.js';
 import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from '../stores/analytics.js';
 import type { Tables } from '../tables.js';
 import { ALL_DIMENSIONS, DAY_MS, eventValue, QUARTER_MS, type RollupDimension, type RollupPeriod, rollUpEvents } from './rollups.js';
-import { tagConditions } from './tag-filters.js';
+import { type ResolvedTags, resolveTags, tagConditions } from './tag-filters.js';
 
 const floorDay = (t: number) => t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
 const ceilDay = (t: number) => floorDay(t + DAY_MS - 1);
@@ -24,7 +24,7 @@ export abstract class SqlAnalyticsStore<C extends Connection = Connection> imple
   protected abstract readonly valueOrder: RawBuilder<unknown>;
 
   async humanClicksBySlot(query: ClickCountQuery): Promise<ClickSlot[]> {
-    const parts = this.parts(query, 'clicks', true);
+    const parts = this.parts(query, 'clicks', true, await resolveTags(this.connection.db, query.accountId, query.tags));
     const rows = await sql<{ start: number; clicks: number }>`
       select start, sum(clicks) as clicks from (${sql.join(parts, sql` union all `)}) as parts group by start`.execute(this.connection.db);
     return rows.rows.map((row) => ({ start: Number(row.start), clicks: Number(row.clicks) }));
@@ -69,7 +69,7 @@ export abstract class SqlAnalyticsStore<C extends Connection = Connection> imple
 
   /** Clicks per value of a dimension in the range, most first, then by value (code point order). */
   private async counts(query: ClickCountQuery, dimension: RollupDimension, limit?: number): Promise<TopCount[]> {
-    const parts = this.parts(query, dimension, false);
+    const parts = this.parts(query, dimension, false, await resolveTags(this.connection.db, query.accountId, query.tags));
     const order = this.valueOrder;
     const rows = await sql<{ value: string; clicks: number }>`
       select value, sum(clicks) as clicks from (${sql.join(parts, sql` union all `)}) as parts
@@ -84,14 +84,14 @@ export abstract class SqlAnalyticsStore<C extends Connection = Connection> imple
    * filter keeps (by their tags now): their events in the range, and their day rows (made from the events that
    * expired, so never both).
    */
-  private parts(query: ClickCountQuery, dimension: RollupDimension, fine: boolean): RawBuilder<unknown>[] {
+  private parts(query: ClickCountQuery, dimension: RollupDimension, fine: boolean, tags: ResolvedTags | undefined): RawBuilder<unknown>[] {
     const { from, to, detailFrom } = query;
-    if (query.linkId !== undefined || query.tags !== undefined) {
+    if (query.linkId !== undefined || tags !== undefined) {
       // Links' own rows only: a link's events, and its day rows (link_id 0 is the workspace's).
       // The column named with its table: the tag filter's subqueries have a link_id of their own.
       const links = (table: 'click_events' | 'click_rollups') => [
         query.linkId === undefined ? sql<boolean>`link_id <> 0` : sql<boolean>`link_id = ${query.linkId}`,
-        ...tagConditions(`${table}.link_id`, query.accountId, query.tags),
+        ...tagConditions(`${table}.link_id`, tags),
       ];
       return [
         this.eventPart(query, links('click_events'), dimension),

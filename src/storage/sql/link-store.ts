@@ -17,7 +17,7 @@ import { inPowersOfTwo } from './batch-shapes.js';
 import type { CodePermutation } from './code-permutation.js';
 import { IS_STORED_CODE, IS_STORED_KEY, permutationOf } from './link-codes.js';
 import { rulesColumn, TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
-import { countTagged, tagConditions } from './tag-filters.js';
+import { countTagged, type ResolvedTags, resolveTags, tagConditions } from './tag-filters.js';
 import { dropTagsOf, writeLinkTags } from './tag-store.js';
 
 // The dedupe index is partial (migrations/0003): a query uses it only when it names the
@@ -165,9 +165,10 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
     search = '',
     tags?: TagFilter,
   ): Promise<{ total: number; links: CountedLink[] }> {
-    const found = [...(matching(search) ?? []), ...tagConditions('links.id', accountId, tags)];
+    const resolved = await resolveTags(this.connection.db, accountId, tags);
+    const found = [...(matching(search) ?? []), ...tagConditions('links.id', resolved)];
     const [total, rows] = await Promise.all([
-      this.countListed(accountId, search === '' ? tags : undefined, found),
+      this.countListed(accountId, search === '' ? resolved : undefined, found),
       this.connection.db
         .selectFrom('links')
         .leftJoin('link_clicks', 'link_clicks.link_id', 'links.id')
@@ -188,13 +189,13 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
    * How many live links a list keeps. Filtered by tags alone, from link_tags (which holds live links only): a tag's
    * count is read off its index, not off a million links rows; `exclude` alone, as every link less the excluded.
    */
-  private async countListed(accountId: number, byTagsAlone: TagFilter | undefined, conditions: readonly RawBuilder<boolean>[]): Promise<number> {
+  private async countListed(accountId: number, byTagsAlone: ResolvedTags | undefined, conditions: readonly RawBuilder<boolean>[]): Promise<number> {
     const db = this.connection.db;
-    if (byTagsAlone && byTagsAlone.tags.length > 0) return countTagged(db, accountId, byTagsAlone);
-    if (byTagsAlone && byTagsAlone.tags.length === 0) {
+    if (byTagsAlone && (byTagsAlone.impossible || byTagsAlone.groups.length > 0)) return countTagged(db, byTagsAlone);
+    if (byTagsAlone) {
       const [all, excluded] = await Promise.all([
         this.countListed(accountId, undefined, []),
-        countTagged(db, accountId, { tags: byTagsAlone.exclude, mode: 'any', exclude: [] }),
+        countTagged(db, { groups: byTagsAlone.none.length === 0 ? [] : [byTagsAlone.none], none: [], impossible: false }),
       ]);
       return all - excluded;
     }
