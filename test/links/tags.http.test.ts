@@ -182,6 +182,22 @@ for (const dialect of dialects) {
       assert.deepEqual(await tagsOf(account, again!), ['Gone']);
     });
 
+    it('takes the tags off the links a domain is removed with (brief domain remove --with-links)', async () => {
+      const account = await ctx.t.account();
+      const domain = await ctx.t.privateDomain(account.id);
+      const res = await call(account, 'POST', '/v3/shorten/bulk', [
+        { url: freshUrl(), domain, tags: ['gone', 'kept'] },
+        { url: freshUrl(), tags: ['kept'] },
+      ]);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(await ctx.t.domains.remove(domain, true), 1);
+      assert.deepEqual(await tagList(account), [
+        { name: 'gone', color: null, links: 0 },
+        { name: 'kept', color: null, links: 1 },
+      ]);
+      assert.deepEqual(await listed(account, { tags: 'gone' }), { keys: [], total: 0 });
+    });
+
     it("keeps each workspace's tags to itself: another's is 404, unseen and unmatched", async () => {
       const mine = await ctx.t.account();
       const theirs = await ctx.t.account();
