@@ -213,13 +213,20 @@ for (const dialect of dialects) {
       assert.equal((await call(mine, 'GET', '/v3/tags?workspaceId=someone-else')).statusCode, 404);
     });
 
-    it('lets a viewer read tags but not change them', async () => {
+    it('lets a viewer, or a token with links:read alone, read tags but not change them', async () => {
       const owner = await ctx.t.account();
       await make(owner, ['team']);
       const viewer = await member(ctx.t, owner.id, 'viewer');
       assert.deepEqual(await tagList(viewer), [{ name: 'team', color: null, links: 1 }]);
       assert.equal((await call(viewer, 'PATCH', '/v3/tags/team', { color: '#000000' })).statusCode, 403);
       assert.equal((await call(viewer, 'DELETE', '/v3/tags/team')).statusCode, 403);
+      // A token's scopes: reading tags needs links:read, changing them links:write.
+      const made = (await call(owner, 'POST', '/v3/tokens', { name: 'read only', scopes: ['links:read'] })).json();
+      const readOnly = { headers: { authorization: `Bearer ${made.token}` } };
+      assert.equal((await call(readOnly, 'GET', '/v3/tags')).statusCode, 200);
+      const refused = await call(readOnly, 'DELETE', '/v3/tags/team');
+      assert.equal(refused.statusCode, 403, refused.body);
+      assert.match(refused.json().message, /links:write/);
       const editor = await member(ctx.t, owner.id, 'member');
       assert.equal((await call(editor, 'PATCH', '/v3/tags/team', { color: '#000000' })).statusCode, 200);
     });
