@@ -16,9 +16,11 @@ export function csvField(value: unknown): string {
 
 const csvLine = (values: unknown[]) => `${values.map(csvField).join(',')}\r\n`;
 
-/** A link's field as a CSV cell: its rules as JSON text (empty: none), the rest as they are. */
-const cellOf = (link: ExportedLink, field: keyof ExportedLink): unknown =>
-  field === 'rules' ? (link.rules.length === 0 ? '' : JSON.stringify(link.rules)) : link[field];
+/** A link's field as a CSV cell: its rules and its tags as JSON text (empty: none), the rest as they are. */
+function cellOf(link: ExportedLink, field: keyof ExportedLink): unknown {
+  if (field === 'rules' || field === 'tags') return link[field].length === 0 ? '' : JSON.stringify(link[field]);
+  return link[field];
+}
 
 /** What `brief export --format csv` writes: the header, then each link a line. */
 export const exportCsv = {

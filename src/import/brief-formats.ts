@@ -3,7 +3,7 @@
 import { spreadsheetValue } from './csv-cells.js';
 import { csvRecords, MalformedInput } from './csv-records.js';
 import { looksLikeJson, type OpenedFile } from './input.js';
-import { type Columns, count, csvObjects, csvRows, RowProblem, readRow, type SourceRow, text, time } from './source-rows.js';
+import { type Columns, count, csvObjects, csvRows, RowProblem, readRow, type SourceRow, tagList, text, time } from './source-rows.js';
 
 const BRIEF_COLUMNS = {
   domain: ['domain'],
@@ -22,6 +22,7 @@ const BRIEF_COLUMNS = {
   rules: ['rules'],
   maxVisits: ['maxvisits'],
   limitedVisits: ['limitedvisits'],
+  tags: ['tags'],
 } satisfies Columns<string>;
 
 type BriefField = keyof typeof BRIEF_COLUMNS;
@@ -48,6 +49,17 @@ function rulesIn(value: unknown): readonly unknown[] | undefined {
   return rules.length === 0 ? undefined : rules;
 }
 
+/** A Brief export's tags: a list in JSON lines, its JSON text in a CSV cell (as rules are); empty or absent: none. */
+function tagsIn(value: unknown): string[] | undefined {
+  if (typeof value !== 'string' || !value.startsWith('[')) return tagList(value);
+  try {
+    return tagList(JSON.parse(value));
+  } catch (error) {
+    if (error instanceof RowProblem) throw error;
+    throw new RowProblem('its tags are not JSON');
+  }
+}
+
 function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): SourceRow {
   return readRow(where, () => {
     const status = text(link.status as string | undefined);
@@ -71,6 +83,7 @@ function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): So
       rules: rulesIn(link.rules),
       maxVisits: count(link.maxVisits, 'maxVisits'),
       limitedVisits: count(link.limitedVisits, 'limitedVisits'),
+      tags: tagsIn(link.tags),
     };
   });
 }

@@ -3,9 +3,9 @@
 //   JSON pages of GET /rest/v3/short-urls ({shortUrls: {data: [...]}});
 // - Kutt: the JSON pages of GET /api/v2/links ({data: [...]});
 // - Bitly: the CSV its dashboard exports, or the JSON pages of GET /v4/groups/{guid}/bitlinks ({links: [...]}).
-// Tags and per-visit history are not carried over (Brief has no tags; the exports hold no visits).
+// Tags are carried over (decision 0040); per-visit history is not (the exports hold no visits).
 import { jsonValues, looksLikeJson, type OpenedFile, pagedItems, wholeText } from './input.js';
-import { type Columns, count, csvRows, RowProblem, readRow, type SourceRow, shortUrlParts, text, time } from './source-rows.js';
+import { type Columns, count, csvRows, RowProblem, readRow, type SourceRow, shortUrlParts, tagList, text, time } from './source-rows.js';
 
 /** Bitly's shared domains: nobody can own them, so their back-halves go on Brief's default domain. */
 const BITLY_SHARED = new Set(['bit.ly', 'j.mp', 'bitly.is']);
@@ -39,6 +39,7 @@ const SHLINK_COLUMNS = {
   title: ['title'],
   createdAt: ['createdat', 'datecreated', 'created'],
   visits: ['visits', 'visitscount'],
+  tags: ['tags'],
 } satisfies Columns<string>;
 
 function shlinkItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
@@ -58,6 +59,7 @@ function shlinkItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
     limitedVisits: maxVisits === undefined ? undefined : shlinkLimitedVisits(item, summary),
     clicks: count(summary.total ?? item.visitsCount, 'visits'),
     forwardQuery: typeof item.forwardQuery === 'boolean' ? item.forwardQuery : undefined,
+    tags: tagList(item.tags),
   };
 }
 
@@ -77,6 +79,7 @@ const shlinkCsv = (file: OpenedFile) =>
       title: text(values.title),
       created: time(values.createdAt, 'createdAt'),
       clicks: count(values.visits, 'visits'),
+      tags: tagList(values.tags),
     };
   });
 
@@ -121,6 +124,7 @@ function bitlyItem(item: Record<string, unknown>): Omit<SourceRow, 'where'> {
     ...bitlink(str(item.id) ?? str(item.link)),
     title: str(item.title),
     created: time(item.created_at, 'created_at'),
+    tags: tagList(item.tags),
   };
 }
 
@@ -131,6 +135,7 @@ const BITLY_COLUMNS = {
   title: ['title'],
   created: ['datecreated', 'createdat', 'created', 'creationdate'],
   clicks: ['clicks', 'totalclicks', 'engagements', 'totalengagements'],
+  tags: ['tags'],
 } satisfies Columns<string>;
 
 const bitlyCsv = (file: OpenedFile) =>
@@ -144,6 +149,7 @@ const bitlyCsv = (file: OpenedFile) =>
       title: text(values.title),
       created: time(values.created, 'created'),
       clicks: count(values.clicks, 'clicks'),
+      tags: tagList(values.tags),
     };
   });
 

@@ -7,6 +7,7 @@ import { BriefError } from '../errors.js';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { COMMENT_MAX_LENGTH, checkMaxVisits, MAX_VISITS_LIMIT, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
 import { checkRules, type RuleInput, ruleTargets } from '../links/link-rules.js';
+import { checkTags } from '../links/tag-names.js';
 import { urlHash } from '../links/url-hash.js';
 import { linkDestination } from '../net/normalize-url.js';
 import type { ImportedLink, ImportStore } from '../services.js';
@@ -205,6 +206,12 @@ export class Importer {
       throw new Refused(reasonOf(error));
     }
     const limitedVisits = maxVisits === null ? 0 : countedVisits(row.limitedVisits);
+    let tags: string[];
+    try {
+      tags = row.tags === undefined ? [] : checkTags(row.tags);
+    } catch (error) {
+      throw new Refused(reasonOf(error));
+    }
     const originDomain = row.domain?.toLowerCase() ?? '';
     const hash = urlHash(url.href);
     return {
@@ -226,6 +233,7 @@ export class Importer {
       rules,
       maxVisits,
       limitedVisits,
+      tags,
     };
   }
 

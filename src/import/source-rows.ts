@@ -26,6 +26,8 @@ export interface SourceRow {
   readonly maxVisits?: number;
   /** The visits already counted against that limit where it came from (people only where the format tells them apart). */
   readonly limitedVisits?: number;
+  /** Its tags' names, as read (checked by the importer as the API checks them). */
+  readonly tags?: readonly string[];
   /** The link had a password, which no export carries: it is not imported (it would become public). */
   readonly hasPassword?: boolean;
   /** A Brief export's owner (an account name). */
@@ -128,6 +130,22 @@ export function time(value: unknown, field: string): number | undefined {
   const spelled = /[a-z]{3}/i.test(raw) ? Date.parse(raw) : Number.NaN;
   if (Number.isNaN(spelled)) throw new RowProblem(`its ${field} "${raw}" is not a date`);
   return spelled;
+}
+
+/**
+ * Tags as a format writes them: a JSON list of names, or one CSV cell of names joined by `|` (Shlink's web client
+ * today) or, without one, by commas (its older exports, Bitly's); absent when there are none.
+ */
+export function tagList(value: unknown, field = 'tags'): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const names =
+    typeof value === 'string'
+      ? value.split(value.includes('|') ? '|' : ',').filter((name) => name.trim() !== '')
+      : Array.isArray(value)
+        ? value
+        : null;
+  if (names === null || names.some((name) => typeof name !== 'string')) throw new RowProblem(`its ${field} are not a list of names`);
+  return names.length === 0 ? undefined : (names as string[]);
 }
 
 /** A field of one row that cannot be read: the row is reported, the rest go on. */

@@ -10,7 +10,7 @@ import { cliCommands } from '../scale-support/server-process.js';
 import { parseCsv } from '../support/csv.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
-const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery,rules,maxVisits,limitedVisits';
+const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery,rules,maxVisits,limitedVisits,tags';
 const TRICKY = 'says "hi", then\nleaves';
 const EXPIRES = Date.UTC(2030, 0, 2, 3, 4, 5);
 
@@ -50,6 +50,7 @@ for (const dialect of dialects) {
         forwardQuery: false,
       });
       keys.fancy = fancy.key;
+      await test.database.tags.setTags(alice.id, [{ linkId: fancy.id, tags: ['news', '=sum'] }]);
       const gone = await make(test.database, alice.id, 'https://example.com/deleted');
       await test.database.db.updateTable('links').set({ deleted_at: Date.now() }).where('id', '=', gone.id).execute();
       const bobs = await make(test.database, bob.id, 'https://example.com/bob');
@@ -90,6 +91,7 @@ for (const dialect of dialects) {
         rules: [],
         maxVisits: null,
         limitedVisits: null,
+        tags: ['=sum', 'news'],
       });
       assert.match(fancy.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(plain.isSlug, false);
@@ -112,12 +114,14 @@ for (const dialect of dialects) {
       assert.equal(fancy.url, 'https://example.com/fancy?a=1,2');
       assert.equal(fancy.hasPassword, 'true');
       assert.equal(fancy.clicks, '7');
+      assert.equal(fancy.tags, '["=sum","news"]', 'the list as JSON text (it starts with [: no formula)');
       const plain = Object.fromEntries(rows[0]!.map((name, i) => [name, rows[1]![i]]));
       assert.equal(plain.title, '', 'no title: an empty field');
       assert.equal(plain.expires, '');
       assert.equal(plain.rules, '', 'no rules: an empty field');
       assert.equal(plain.maxVisits, '', 'no visit limit: an empty field');
       assert.equal(plain.limitedVisits, '', 'no visit limit: no visits counted against one');
+      assert.equal(plain.tags, '', 'no tags: an empty field');
       assert.equal(csvField(' edge '), '" edge "');
       assert.equal(csvField('plain'), 'plain');
     });

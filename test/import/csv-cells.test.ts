@@ -100,6 +100,7 @@ describe('spreadsheet-safe CSV cells', () => {
       }),
       maxVisits: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
       limitedVisits: fc.option(fc.integer({ min: 0, max: 2_147_483_647 })),
+      tags: fc.array(hostileText, { maxLength: 3 }),
     }) satisfies fc.Arbitrary<ExportedLink>;
     await fc.assert(
       fc.asyncProperty(fc.array(link, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), async (links, cuts) => {
@@ -128,6 +129,7 @@ describe('spreadsheet-safe CSV cells', () => {
               rules: row.rules,
               maxVisits: row.maxVisits,
               limitedVisits: row.limitedVisits,
+              tags: row.tags,
             },
             {
               domain: absentWhenEmpty(sent.domain),
@@ -147,6 +149,7 @@ describe('spreadsheet-safe CSV cells', () => {
               rules: sent.rules.length === 0 ? undefined : JSON.parse(JSON.stringify(sent.rules)),
               maxVisits: sent.maxVisits ?? undefined,
               limitedVisits: sent.limitedVisits ?? undefined,
+              tags: sent.tags.length === 0 ? undefined : sent.tags,
             },
           );
         });

@@ -53,6 +53,12 @@ async function link(database: Database, domain: string, key: string) {
   return { ...row, clicks: Number(row.clicks ?? 0), forward_query: Boolean(row.forward_query) };
 }
 
+/** The tags of the link on a domain and key. */
+async function tagsAt(database: Database, domain: string, key: string) {
+  const row = await database.db.selectFrom('links').select('id').where('domain', '=', domain).where('key', '=', key).executeTakeFirstOrThrow();
+  return (await database.tags.tagsOf([Number(row.id)])).get(Number(row.id)) ?? [];
+}
+
 for (const dialect of dialects) {
   describe(`brief import of other shorteners' files (${dialect})`, () => {
     before(async () => {
@@ -128,13 +134,14 @@ for (const dialect of dialects) {
     });
 
     describe('brief import --format shlink', () => {
-      it("reads the web client's CSV export: the short URL's host is the domain, its path the code; tags dropped", async () => {
+      it("reads the web client's CSV export: the short URL's host is the domain, its path the code; tags carried", async () => {
         const file = write(
           'shlink.csv',
           [
             'createdAt,shortUrl,longUrl,title,tags,visits',
             '2021-03-04T05:06:07+00:00,https://short.test/abc12,https://shlink.io/,Shlink,"one,two",17',
-            '2021-03-04T05:06:08+00:00,https://go.test/gocode,https://shlink.io/go,,,0',
+            // Today's web client joins tags with |; its older exports (the row above) with commas.
+            '2021-03-04T05:06:08+00:00,https://go.test/gocode,https://shlink.io/go,,Go|go team,0',
             '2021-03-04T05:06:09+00:00,https://unknown.test/x,https://shlink.io/x,,,0',
           ].join('\r\n'),
         );
@@ -146,7 +153,10 @@ for (const dialect of dialects) {
         assert.equal(abc.title, 'Shlink');
         assert.equal(abc.created_at, Date.UTC(2021, 2, 4, 5, 6, 7));
         assert.equal(abc.clicks, 17);
-        assert.equal((await link(test.database, 'go.test', 'gocode')).url, 'https://shlink.io/go');
+        assert.deepEqual(await tagsAt(test.database, 'short.test', 'abc12'), ['one', 'two']);
+        const go = await link(test.database, 'go.test', 'gocode');
+        assert.equal(go.url, 'https://shlink.io/go');
+        assert.deepEqual(await tagsAt(test.database, 'go.test', 'gocode'), ['Go', 'go team']);
       });
 
       it('reads the JSON pages of its short-URL list API: validUntil, maxVisits, forwardQuery, visitsSummary, null domain', async () => {
@@ -184,6 +194,7 @@ for (const dialect of dialects) {
         assert.equal(first.expires_at, Date.UTC(2031, 0, 1));
         assert.equal(first.forward_query, false);
         assert.equal(first.clicks, 9);
+        assert.deepEqual(await tagsAt(test.database, 'short.test', 'sj1'), ['t']);
         assert.equal((await link(test.database, 'go.test', 'sj2')).forward_query, true);
         const limits = await test.database.db
           .selectFrom('links')
@@ -343,7 +354,10 @@ for (const dialect of dialects) {
         assert.equal(one.url, 'https://bitly.com/');
         assert.equal(one.title, 'Bitly');
         assert.equal(one.created_at, Date.UTC(2020, 6, 8, 9, 10, 11));
-        assert.equal((await link(test.database, 'go.test', 'brand')).url, 'https://example.com/brand');
+        assert.deepEqual(await tagsAt(test.database, 'short.test', '3abcDEF'), ['x']);
+        const brand = await link(test.database, 'go.test', 'brand');
+        assert.equal(brand.url, 'https://example.com/brand');
+        assert.deepEqual(await tagsAt(test.database, 'go.test', 'brand'), []);
       });
 
       it("reads the dashboard's CSV export: a custom back-half wins over the generated one", async () => {
@@ -353,14 +367,17 @@ for (const dialect of dialects) {
             'Title,Bitlink,Custom link,Long URL,Date created,Tags,Clicks',
             'Docs,bit.ly/3xyzUVW,bit.ly/our-docs,https://example.com/docs,2021-01-02 03:04:05,a,12',
             'Plain,https://bit.ly/3plain1,,https://example.com/plain,2021-01-02 03:04:06,,0',
+            `Badtag,bit.ly/3badtag,,https://example.com/badtag,2021-01-02 03:04:07,"ok,${'x'.repeat(51)}",0`,
           ].join('\n'),
         );
-        await brief('import', file, '--format', 'bitly');
+        const { stderr } = await brief('import', file, '--format', 'bitly');
+        assert.match(stderr, /^line 4: its tags must hold tag names of 1 to 50 characters/m);
         const docs = await link(test.database, 'short.test', 'our-docs');
         assert.deepEqual(
           { url: docs.url, title: docs.title, created: docs.created_at, clicks: docs.clicks },
           { url: 'https://example.com/docs', title: 'Docs', created: Date.UTC(2021, 0, 2, 3, 4, 5), clicks: 12 },
         );
+        assert.deepEqual(await tagsAt(test.database, 'short.test', 'our-docs'), ['a']);
         assert.equal((await link(test.database, 'short.test', '3plain1')).url, 'https://example.com/plain');
       });
     });

@@ -80,9 +80,12 @@ for (const dialect of dialects) {
         ],
       });
       await source.database.db.insertInto('link_clicks').values({ link_id: fancy.id, clicks: 7 }).execute();
+      // Tags (decision 0040), one a spreadsheet would read as a formula and one with a quote.
+      await source.database.tags.setTags(alice.id, [{ linkId: fancy.id, tags: ['Launch', '=news "today"', 'ünï'] }]);
       // 11 of its 25 visits used: an import must not give it 25 more.
       await source.database.db.updateTable('links').set({ limited_visits: 11 }).where('id', '=', fancy.id).execute();
       const bobs = await make(source.database, bob.id, 'https://example.com/bob', { domain: 'go.test' });
+      await source.database.tags.setTags(bob.id, [{ linkId: bobs.id, tags: ['launch'] }]);
       await source.database.db.updateTable('links').set({ status: 'blocked' }).where('id', '=', bobs.id).execute();
       await make(source.database, 1, 'https://example.com/anonymous', { slug: 'anon' });
       exported = (await cli(source, 'export')).stdout;
@@ -96,6 +99,11 @@ for (const dialect of dialects) {
           [null, null],
         ],
         'the visits counted against a limit, written beside it',
+      );
+      assert.deepEqual(
+        lines(exported).map((link) => link.tags),
+        [[], ['=news "today"', 'Launch', 'ünï'], ['launch'], []],
+        "each link's tags, sorted ignoring case, each workspace's its own",
       );
     });
     after(async () => {

@@ -24,6 +24,7 @@ const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink => ({
   rules: [],
   maxVisits: null,
   limitedVisits: 0,
+  tags: [],
   ...fields,
 });
 
@@ -36,7 +37,7 @@ describe('import packing', () => {
       links: [
         link(0),
         link(1, { key: null, title: null, comment: 'moved', expiresAt: 1_900_000_000_000, status: 'blocked', clicks: 12, forwardQuery: false }),
-        link(2, { keyIsCode: true, key: 'x4Tq9Zb', clicks: 2 ** 40 }),
+        link(2, { keyIsCode: true, key: 'x4Tq9Zb', clicks: 2 ** 40, tags: ['Launch', 'news letter', 'ünï|cøde'] }),
         link(4, { maxVisits: 2_147_483_647, limitedVisits: 2_147_483_647 }),
         link(3, { rules: [{ url: 'https://example.com/r', conditions: [{ type: 'query', key: 'a', value: 'b' }] }] }),
       ],

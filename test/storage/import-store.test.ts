@@ -26,6 +26,7 @@ const link = (n: number, accountId: number): ImportedLink => ({
   rules: [],
   maxVisits: null,
   limitedVisits: 0,
+  tags: [],
 });
 
 if (dialects.includes('postgres')) {

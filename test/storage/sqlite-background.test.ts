@@ -143,6 +143,7 @@ describe('SQLite background thread', () => {
       rules: [],
       maxVisits: null,
       limitedVisits: 0,
+      tags: originKey === 'a' ? ['Thread', 'bg'] : [],
     });
     const batch = (dryRun: boolean) => ({
       source: 'bg-test',
@@ -174,6 +175,7 @@ describe('SQLite background thread', () => {
         [second!.imported!.key, 'https://example.com/b', 4],
       ],
     );
+    assert.deepEqual(await t.database.tags.tagsOf([first!.imported!.id, second!.imported!.id]), new Map([[first!.imported!.id, ['bg', 'Thread']]]));
     assert.deepEqual(
       await background.importLinks(batch(false)),
       [{ skipped: true }, { skipped: true }, { keyTaken: true }],
@@ -210,6 +212,7 @@ describe('SQLite background thread', () => {
           rules: [],
           maxVisits: null,
           limitedVisits: 0,
+          tags: [],
         },
       ],
       () => 7,

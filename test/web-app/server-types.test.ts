@@ -105,6 +105,7 @@ describe('the web app takes its API types from the server', () => {
         'src/errors.ts',
         'src/iso-instants.ts',
         'src/links/link-fields.ts',
+        'src/links/tag-names.ts',
         'src/query-defaults.ts',
         'src/redirect/rules/rule-types.ts',
         'src/storage/stores/row-ids.ts',

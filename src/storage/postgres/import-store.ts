@@ -1,10 +1,12 @@
 // `brief import` on PostgreSQL (decision 0025): links written a batch at a time, each with a note of the row it
 // came from (link_imports), so a second run skips what the first imported. One batch is one transaction,
 // written in chunks (import-rows.ts); SQLite writes its batches its own way (sqlite/import-store.ts).
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Connection } from '../connection.js';
 import { permutationOf } from '../sql/link-codes.js';
+import { writeLinkTags } from '../sql/tag-store.js';
 import type { ImportedLink, ImportOutcome, ImportStore } from '../stores/imports.js';
+import type { Tables } from '../tables.js';
 import { writeRows } from './import-rows.js';
 
 /** Rows a chunk: a chunk with a clash goes the one-row way whole, so it stays small. */
@@ -12,6 +14,17 @@ const SET_CHUNK = 2000;
 
 /** Links imported before PostgreSQL's statistics are first refreshed (PostgresImportStore.refreshStatistics). */
 const ANALYZE_FIRST = 10_000;
+
+/** In the batch's transaction: the tags of the links it imported, an account's links in one write (sql/tag-store.ts). */
+async function tagImported(db: Kysely<Tables>, links: readonly ImportedLink[], outcomes: readonly ImportOutcome[]): Promise<void> {
+  const byAccount = new Map<number, Array<{ linkId: number; tags: readonly string[] }>>();
+  outcomes.forEach((outcome, i) => {
+    const { accountId, tags } = links[i]!;
+    if (!('imported' in outcome) || tags.length === 0) return;
+    byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), { linkId: outcome.imported.id, tags }]);
+  });
+  for (const [accountId, tagged] of byAccount) await writeLinkTags(db, accountId, tagged);
+}
 
 export class PostgresImportStore implements ImportStore {
   /** Links this store has imported, and how many it had at its last ANALYZE (refreshStatistics). */
@@ -28,6 +41,7 @@ export class PostgresImportStore implements ImportStore {
       for (let at = 0; at < links.length; at += SET_CHUNK) {
         written.push(...(await writeRows(db, codes, source, links.slice(at, at + SET_CHUNK), codeLength)));
       }
+      await tagImported(db, links, written);
       if (dryRun) await sql`rollback to savepoint import_dry`.execute(db);
       return written;
     });

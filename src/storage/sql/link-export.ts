@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Database } from '../database.js';
 import type { StoredRule } from '../stores/links.js';
 import { rulesOf } from './link-rows.js';
+import { tagsOfLinks } from './tag-store.js';
 
 export interface ExportedLink {
   domain: string;
@@ -26,6 +27,8 @@ export interface ExportedLink {
   maxVisits: number | null;
   /** The visits counted against that limit (flushed ones, as `clicks`); null when it has no limit. */
   limitedVisits: number | null;
+  /** Its tags' names, sorted ignoring case; empty: none. */
+  tags: string[];
 }
 
 export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
@@ -45,6 +48,7 @@ export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
   'rules',
   'maxVisits',
   'limitedVisits',
+  'tags',
 ];
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -83,6 +87,10 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
       .limit(pageSize);
     if (accountId !== null) query = query.where('links.account_id', '=', accountId);
     const rows = await query.execute();
+    const tags = await tagsOfLinks(
+      db,
+      rows.map((row) => Number(row.id)),
+    );
     for (const row of rows) {
       yield {
         domain: row.domain,
@@ -101,6 +109,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         rules: rulesOf(row.rules) ?? [],
         maxVisits: row.max_visits,
         limitedVisits: row.max_visits === null ? null : Number(row.limited_visits),
+        tags: tags.get(Number(row.id)) ?? [],
       };
     }
     if (rows.length < pageSize) return;

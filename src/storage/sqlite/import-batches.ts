@@ -52,6 +52,8 @@ interface SqliteStatements {
   holder: Statement<[string, string], number>;
   note: Statement<[string, string, number, number]>;
   clicks: Statement<[number, number]>;
+  tag: Statement<[number, string, string, number]>;
+  linkTag: Statement<[number, number, string]>;
   dryOpen: Statement;
   dryRollback: Statement;
   dryRelease: Statement;
@@ -76,6 +78,11 @@ function prepare(sqlite: SQLite.Database): SqliteStatements {
     holder: sqlite.prepare<[string, string], number>(`select id from links where domain = ? and key = ? and ${STORED_KEY}`).pluck(),
     note: sqlite.prepare('insert into link_imports (source, origin_key, link_id, imported_at) values (?, ?, ?, ?)'),
     clicks: sqlite.prepare('insert into link_clicks (link_id, clicks) values (?, ?)'),
+    // A link's tags as sql/tag-store.ts writes them: the first spelling of a name in the workspace kept.
+    tag: sqlite.prepare(
+      'insert into tags (account_id, name, name_key, color, created_at) values (?, ?, ?, null, ?) on conflict (account_id, name_key) do nothing',
+    ),
+    linkTag: sqlite.prepare('insert or ignore into link_tags (tag_id, link_id) select id, ? from tags where account_id = ? and name_key = ?'),
     dryOpen: sqlite.prepare('savepoint import_dry'),
     dryRollback: sqlite.prepare('rollback to savepoint import_dry'),
     dryRelease: sqlite.prepare('release savepoint import_dry'),
@@ -132,6 +139,10 @@ function writeSqliteRow(run: SqliteRun, source: string, link: ImportedLink): Imp
     const linkId = Number(result.lastInsertRowid);
     run.note.run(source, link.originKey, linkId, Date.now());
     if (link.clicks > 0) run.clicks.run(linkId, link.clicks);
+    for (const name of link.tags) {
+      run.tag.run(link.accountId, name, name.toLowerCase(), Date.now());
+      run.linkTag.run(linkId, link.accountId, name.toLowerCase());
+    }
     return { imported: { id: linkId, domain: link.domain, key } };
   }
   throw new Error(`Import row ${link.originKey} found no place`);

@@ -20,6 +20,8 @@ export interface PackedImport {
   readonly comments: (string | null)[];
   /** The rules column of each link (JSON text, null: none). */
   readonly rules: (string | null)[];
+  /** Each link's tags joined by commas, which no tag name has ('': none). */
+  readonly tags: string[];
   /** accountId, createdAt, expiresAt (NaN: none), clicks, maxVisits (NaN: none), limitedVisits: six a link. */
   readonly numbers: Float64Array;
   /** keyIsCode, blocked, forwardQuery: one bit each, a byte a link. */
@@ -61,6 +63,7 @@ export function packImport({ source, links, codeLengths, dryRun }: ImportBatch):
     titles: links.map((link) => link.title),
     comments: links.map((link) => link.comment),
     rules: links.map((link) => rulesColumn(link.rules)),
+    tags: links.map((link) => link.tags.join(',')),
     numbers,
     flags,
     hashes,
@@ -96,6 +99,7 @@ export function unpackImport(packed: PackedImport): ImportBatch {
       rules: rulesOf(packed.rules[i]!) ?? [],
       maxVisits: Number.isNaN(maxVisits) ? null : maxVisits,
       limitedVisits: numbers[i * NUMBERS + 5]!,
+      tags: packed.tags[i] ? packed.tags[i]!.split(',') : [],
     });
   }
   return { source: packed.source, links, codeLengths: packed.codeLengths, dryRun: packed.dryRun };

@@ -28,6 +28,8 @@ export interface ImportedLink {
   readonly maxVisits: number | null;
   /** The visits already counted against that limit where it came from (0 when it has none): `links.limited_visits`. */
   readonly limitedVisits: number;
+  /** Its tags' names, checked as the API checks them; empty: none. */
+  readonly tags: readonly string[];
 }
 
 /** What became of one row: its new link, already imported by an earlier run, or its key held by another link. */
