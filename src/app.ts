@@ -21,6 +21,7 @@ import { registerRouteScopes } from './http/route-scopes.js';
 import { createOriginCheck } from './http/session-cookie.js';
 import { LINK_KEY, RESERVED_SLUGS } from './links/codes.js';
 import { linkRoutes } from './links/routes.js';
+import { tagRoutes } from './links/tag-routes.js';
 import { v3LinkRoutes } from './links/v3-routes.js';
 import { Metrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/routes.js';
@@ -169,6 +170,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(evaluateRoutes(services.links, workspaceCaller, config.forwardQuery, visitorCountries), { prefix: '/v3' });
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(v3WellKnownRoutes(services.wellKnown, workspaceCaller), { prefix: '/v3' });
+    api.register(tagRoutes(services.tags, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
     api.register(tokenRoutes(services.tokens, workspaceCaller, authenticate), { prefix: '/v3' });
   });

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'E_UNAUTHORIZED_ACCESS'
   | 'E_FORBIDDEN'
   | 'E_NOT_FOUND'
+  | 'E_CONFLICT'
   | 'E_TOO_MANY_REQUESTS'
   | 'E_SERVICE_UNAVAILABLE';
 
@@ -43,6 +44,11 @@ export class BriefError extends Error {
   /** No such thing, or one the caller may not see: the two are indistinguishable. */
   static notFound(message: string): BriefError {
     return new BriefError('E_NOT_FOUND', message);
+  }
+
+  /** The change would take what another thing holds (a tag renamed onto another tag's name). */
+  static conflict(message: string): BriefError {
+    return new BriefError('E_CONFLICT', message);
   }
 
   static unauthorized(message: string): BriefError {

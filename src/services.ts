@@ -16,6 +16,7 @@ import { Readiness } from './health/readiness.js';
 import type { StopSignal } from './health/stop-signal.js';
 import { LinkChangeFeed } from './links/link-change-feed.js';
 import { LinkService } from './links/link-service.js';
+import { TagService } from './links/tag-service.js';
 import type { Log } from './log.js';
 import type { RedirectFigures, VisitFigures } from './metrics/metrics.js';
 import { clientAddress } from './net/client-address.js';
@@ -117,6 +118,8 @@ export interface Services {
   /** The domains' app-link files under `/.well-known/` (decision 0042). */
   readonly wellKnown: WellKnownService;
   readonly links: LinkService;
+  /** A workspace's tags (links carry them through LinkService). */
+  readonly tags: TagService;
   /** Link changes: announced here, heard from elsewhere once started (the server starts it; the CLI only announces). */
   readonly changes: LinkChangeFeed;
   /** Click analytics' figures (the events are recorded by the redirect side). */
@@ -155,7 +158,8 @@ export function createServices(
   const domains = new DomainService(config, database.domains, database.links, dnsTxtLookup(config.dnsServers), changes);
   const wellKnown = new WellKnownService(domains, database.wellKnown);
   const blocklist = new BlocklistService(database.blocklist, log, config.blocklistFile);
-  const links = new LinkService(config, database.links, domains, changes, blocklist.hosts, passwords);
+  const links = new LinkService(config, database.links, database.tags, domains, changes, blocklist.hosts, passwords);
+  const tags = new TagService(database.tags);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
   return {
@@ -168,6 +172,7 @@ export function createServices(
     domains,
     wellKnown,
     links,
+    tags,
     changes,
     analytics,
     retention,

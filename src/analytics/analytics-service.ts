@@ -1,6 +1,7 @@
 import type { Caller } from '../accounts/caller.js';
 import { ISO_TIMESTAMP } from '../iso-instants.js';
 import type { LinkService } from '../links/link-service.js';
+import { tagFilterOf } from '../links/tag-names.js';
 import { labelledUrl } from '../redirect/rules/rule-labels.js';
 import type { AnalyticsStore, ClickCountQuery, TopColumn, TopCount } from '../storage/stores/analytics.js';
 import type { LinkRecord } from '../storage/stores/links.js';
@@ -34,6 +35,9 @@ export const TOP_DIMENSIONS = {
 } as const satisfies Record<string, TopColumn>;
 export type TopDimension = keyof typeof TOP_DIMENSIONS;
 
+/** A call's filter by the links' tags. */
+type TagFilterQuery = Parameters<typeof tagFilterOf>[0];
+
 /** What the calls take: their query, as validated (defaults filled in), but the workspace, which names the caller. */
 type Query<Q> = Omit<Q, 'workspaceId'>;
 
@@ -56,7 +60,7 @@ export class AnalyticsService {
     }
     const linkId = query.link === undefined ? undefined : (await this.ownLink(caller, query.link)).id;
     const series = seriesBetween(start, end, query.granularity, zone);
-    const slots = await this.store.humanClicksBySlot(this.counting(caller, linkId, start, end));
+    const slots = await this.store.humanClicksBySlot(this.counting(caller, query, linkId, start, end));
     const counts = series.buckets.map(() => 0);
     for (const { start, clicks } of slots) {
       const at = bucketIndex(series, start);
@@ -82,7 +86,7 @@ export class AnalyticsService {
     const link = query.link === undefined ? undefined : await this.ownLink(caller, query.link);
     const datetimeRange: [string, string] = [new Date(start).toISOString(), new Date(end).toISOString()];
     const result = (data: TopEntry[]): TopResult => ({ datetimeRange, range: name, data });
-    const counts = this.counting(caller, link?.id, start, end);
+    const counts = this.counting(caller, query, link?.id, start, end);
     if (column === 'link_id') return result(await this.topLinks(caller, counts, query.limit));
     const rows = await this.store.topCounts(counts, column, query.limit);
     if (column === 'rule') return result(rulesTaken(rows, link!));
@@ -122,9 +126,13 @@ export class AnalyticsService {
     }
   }
 
-  /** What the store counts: the range, and where its detail ends (before it, only whole UTC days are kept). */
-  private counting(caller: Caller, linkId: number | undefined, from: number, to: number) {
-    return { accountId: caller.accountId, linkId, from, to, detailFrom: this.retention.cutoff() };
+  /**
+   * What the store counts: the range, where its detail ends (before it, only whole UTC days are kept), and the links:
+   * one, or those the query's tag filter keeps by their tags now.
+   */
+  private counting(caller: Caller, query: TagFilterQuery, linkId: number | undefined, from: number, to: number): ClickCountQuery {
+    const tags = tagFilterOf(query);
+    return { accountId: caller.accountId, linkId, ...(tags && { tags }), from, to, detailFrom: this.retention.cutoff() };
   }
 
   /** The range's instants: the preset's in the zone, or the custom one to whole quarter hours. */

@@ -2,6 +2,7 @@
 // the routes and of AnalyticsService (plain TypeBox data, no HTTP, so the service imports them)
 // and, through v3-routes.ts, the API document. The web app imports their types (type-only).
 import { type Static, Type } from '@sinclair/typebox';
+import { TagFilterQuery } from '../links/v3-schemas.js';
 import { withDefaults } from '../query-defaults.js';
 import { GRANULARITIES, type Granularity, RANGES, type Range } from './time-series.js';
 
@@ -41,6 +42,7 @@ const clicksQuery = Type.Object({
       examples: ['2026-11-08T00:00:00Z'],
     }),
   ),
+  ...TagFilterQuery,
   workspaceId: Type.Optional(
     Type.String({
       description: "The caller's workspace id; absent, empty or `undefined` mean the caller's own. Another account's is not found (404).",

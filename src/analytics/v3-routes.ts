@@ -5,6 +5,7 @@ import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, workspaceCallErrors } from '../http/error-schemas.js';
 import { LINK_NOT_FOUND_EXAMPLES } from '../links/link-errors.js';
+import { TAG_ERRORS } from '../links/tag-names.js';
 import { ANALYTICS_ERRORS } from './analytics-errors.js';
 import { type AnalyticsService, TOP_DIMENSIONS, type TopDimension } from './analytics-service.js';
 import { ClicksQuery, ClicksResult, TopQuery, TopResult, TopRulesResult } from './schemas.js';
@@ -14,12 +15,14 @@ const QUERY_EXAMPLES = {
   range: fieldExample('Not one of the ranges', notInList('range')),
   timezone: ANALYTICS_ERRORS.timezone,
   link: ANALYTICS_ERRORS.link,
+  tagMode: fieldExample('A tagMode not any or all', notInList('tagMode')),
+  tag: TAG_ERRORS.badName.exampleWith(['tags', 'a\u0001', 'it has a control character']),
 };
 
 const clicksSchema = {
   summary: 'Clicks over time',
   description:
-    "Clicks on the workspace's links (or one link's, with `link`) per day or hour of the range, in the time zone, every " +
+    "Clicks on the workspace's links (or one link's, with `link`; those with or without some tags now, with `tags` and `excludeTags`) per day or hour of the range, in the time zone, every " +
     'bucket present (zero-filled). Visits by crawlers and link-preview fetchers are not counted. Events are written every ' +
     'CLICK_FLUSH_MS, so the last second or so may not be counted yet.',
   tags: ['v3 analytics'],

@@ -88,7 +88,7 @@ function documented(examples: ExampleSet) {
 
 /**
  * The documented error statuses: what each means, and its examples unless a route names others. A 404 or
- * a 422 is always about what the route's feature holds or checks, so its examples are always the route's.
+ * a 409 or a 422 is always about what the route's feature holds or checks, so its examples are always the route's.
  */
 const STATUSES = {
   400: {
@@ -105,6 +105,7 @@ const STATUSES = {
     examples: 'forbidden',
   },
   404: { description: "E_NOT_FOUND: no such live link among the caller's own." },
+  409: { description: 'E_CONFLICT: the change would take a name another one holds.' },
   422: { description: 'E_VALIDATION_ERROR: bad input; `errors` lists the failed fields, `message` repeats the first.' },
   429: {
     description:
@@ -123,7 +124,7 @@ const STATUSES = {
 
 export type ErrorStatus = keyof typeof STATUSES;
 /** The statuses whose examples the edge knows (the others' are the route's own). */
-type DefaultedStatus = Exclude<ErrorStatus, 404 | 422>;
+type DefaultedStatus = Exclude<ErrorStatus, 404 | 409 | 422>;
 
 /** The error body's schema with a description and named examples (`x-examples` becomes the media type's `examples`). */
 const responseSchema = (description: string, examples: ExampleSet, headers?: object) =>
@@ -138,7 +139,7 @@ const responseSchema = (description: string, examples: ExampleSet, headers?: obj
  * A response schema for one error status: the error body, with a description and named
  * examples. A new object on every call, because the document generator edits what it is given.
  */
-export function errorResponse(status: 404 | 422, options: { description?: string; examples: ExampleSet }): ReturnType<typeof responseSchema>;
+export function errorResponse(status: 404 | 409 | 422, options: { description?: string; examples: ExampleSet }): ReturnType<typeof responseSchema>;
 export function errorResponse(status: DefaultedStatus, options?: { description?: string; examples?: ExampleSet }): ReturnType<typeof responseSchema>;
 export function errorResponse(status: ErrorStatus, options: { description?: string; examples?: ExampleSet } = {}) {
   const defaults: { description: string; examples?: keyof typeof EDGE_EXAMPLES } = STATUSES[status];

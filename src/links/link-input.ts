@@ -6,6 +6,7 @@ import type { StoredRule } from '../storage/stores/links.js';
 import { validateSlug } from './codes.js';
 import { COMMENT_MAX_LENGTH, checkMaxVisits, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
 import { checkRules, type RuleInput } from './link-rules.js';
+import { checkTags } from './tag-names.js';
 
 /** A link to make, as every version of the interface asks for one. */
 export interface LinkInput {
@@ -29,6 +30,8 @@ export interface LinkInput {
   rules?: readonly RuleInput[];
   /** Past this many counted visits (bots excluded) the link answers 410; null or absent: no limit. */
   maxVisits?: number | null;
+  /** Its tags' names (decision 0040); absent: none. */
+  tags?: readonly string[];
 }
 
 /** A link input whose fields passed their checks: what is left can fail only at write time. */
@@ -47,6 +50,8 @@ export interface CheckedLink {
   readonly rules: readonly StoredRule[];
   /** null: no visit limit. */
   readonly maxVisits: number | null;
+  /** Checked and trimmed; empty: none. */
+  readonly tags: readonly string[];
 }
 
 /** The field errors of a validation error; any other error is thrown on. */
@@ -82,6 +87,7 @@ export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now 
     forwardQuery: input.forwardQuery !== false,
     rules: input.rules === undefined ? [] : (field(() => checkRules(input.rules!, allowCredentials)) ?? []),
     maxVisits: input.maxVisits === undefined ? null : field(() => checkMaxVisits(input.maxVisits)),
+    tags: input.tags === undefined ? [] : (field(() => checkTags(input.tags!)) ?? []),
   };
   const [first] = errors;
   if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);

@@ -7,6 +7,7 @@ import { BriefError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
 import { PasswordPool } from '../passwords/password-pool.js';
 import type { CreateOutcome, LinkChanges, LinkRecord, LinkStatus, LinkStore, NewLink } from '../storage/stores/links.js';
+import type { TagStore } from '../storage/stores/tags.js';
 import { checkBulkItems } from './bulk-items.js';
 import { refuseCodeShapedSlug } from './codes.js';
 import type { LinkChangeFeed } from './link-change-feed.js';
@@ -17,6 +18,7 @@ import { parseLinkReference } from './link-reference.js';
 import { checkRules, ruleTargets } from './link-rules.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
 import type { ShortenInput } from './schemas.js';
+import { checkTags, tagFilterOf } from './tag-names.js';
 import { urlHash } from './url-hash.js';
 import type { EditBody } from './v3-schemas.js';
 
@@ -29,6 +31,12 @@ export interface PlacedLink {
   readonly domain: ShortDomain;
 }
 
+/** A link as the v3 calls answer it: placed, with its clicks and its tags (sorted ignoring case). */
+export interface ShownLink extends PlacedLink {
+  readonly clicks: number;
+  readonly tags: readonly string[];
+}
+
 export interface MadeLink extends PlacedLink {
   /** An existing link was returned (dedupe or a repeated request), not a new one made. */
   readonly reused: boolean;
@@ -39,6 +47,8 @@ interface PlannedWrite {
   readonly link: NewLink;
   readonly domain: ShortenDomain;
   readonly reuse: boolean;
+  /** Its tags, written once it is made (none on a link returned instead). */
+  readonly tags: readonly string[];
 }
 
 /** An item of a bulk create refused at write time, with its (normalized) url. */
@@ -56,6 +66,7 @@ export class LinkService {
   constructor(
     private readonly config: Config,
     private readonly store: LinkStore,
+    private readonly tags: Pick<TagStore, 'setTags' | 'tagsOf'>,
     private readonly domains: DomainService,
     private readonly changes: Pick<LinkChangeFeed, 'announce'>,
     /** The destination blocklist (abuse/blocked-hosts.ts): a blocked host, or a subdomain of one, is refused. */
@@ -75,7 +86,20 @@ export class LinkService {
     requireRole(caller, 'links:write');
     const plan = await this.plan(caller, checkLinkInput(input, this.config.allowUrlCredentials));
     if ('found' in plan) return plan.found;
-    return this.settle(plan, await this.store.create(plan.link));
+    const made = this.settle(plan, await this.store.create(plan.link));
+    await this.tagMade(caller, [[plan, made]]);
+    return made;
+  }
+
+  /**
+   * The tags of links just made, in one write after theirs: a link made (not one returned instead, whose tags stay as
+   * they are) takes its item's tags. The answer waits for both writes.
+   */
+  private async tagMade(caller: Caller, made: ReadonlyArray<readonly [PlannedWrite, MadeLink | RefusedItem]>): Promise<void> {
+    const tagged = made.flatMap(([plan, result]) =>
+      'link' in result && !result.reused && plan.tags.length > 0 ? [{ linkId: result.link.id, tags: plan.tags }] : [],
+    );
+    await this.tags.setTags(caller.accountId, tagged);
   }
 
   /**
@@ -109,15 +133,21 @@ export class LinkService {
     const writes = plans.filter((plan): plan is PlannedWrite => 'link' in plan);
     const outcomes = writes.length === 0 ? [] : await this.store.createMany(writes.map((write) => write.link));
     let written = 0;
-    return plans.map((plan, i) => {
+    const settled: Array<readonly [PlannedWrite, MadeLink | RefusedItem]> = [];
+    const results = plans.map((plan, i) => {
       if ('error' in plan) return plan;
       if ('found' in plan) return plan.found;
+      let result: MadeLink | RefusedItem;
       try {
-        return this.settle(plan, outcomes[written++]!);
+        result = this.settle(plan, outcomes[written++]!);
       } catch (error) {
-        return refuse(inputs[i]!, error);
+        result = refuse(inputs[i]!, error);
       }
+      settled.push([plan, result]);
+      return result;
     });
+    await this.tagMade(caller, settled);
+    return results;
   }
 
   /** Places a checked link: the row to insert, or (the dedupe read, no write) the caller's existing link. */
@@ -159,7 +189,7 @@ export class LinkService {
       if (known) return { found: { link: known, domain, reused: true } };
     }
     const passwordHash = password === null ? null : await hash(password);
-    return { link: { ...fields, passwordHash }, domain, reuse };
+    return { link: { ...fields, passwordHash }, domain, reuse, tags: input.tags };
   }
 
   /** What an insert came to, as the caller sees it; a slug held by another link is refused. */
@@ -190,10 +220,16 @@ export class LinkService {
   }
 
   /** One of the caller's live links by domain and key (slug or code); anyone else's is "not found". */
-  async own(caller: Caller, domain: string, key: string): Promise<PlacedLink & { clicks: number }> {
+  async own(caller: Caller, domain: string, key: string): Promise<ShownLink> {
     const link = await this.find(`${domain}/${key}`, caller.accountId);
     if (!link) throw LINK_ERRORS.notFound();
-    return { link, domain: await this.domainOf(link), clicks: await this.store.clicksOf(link.id) };
+    return this.shown(link);
+  }
+
+  /** A link with its domain, clicks and tags. */
+  private async shown(link: LinkRecord): Promise<ShownLink> {
+    const [domain, clicks, tags] = await Promise.all([this.domainOf(link), this.store.clicksOf(link.id), this.tags.tagsOf([link.id])]);
+    return { link, domain, clicks, tags: tags.get(link.id) ?? [] };
   }
 
   /** The short URLs of the caller's links among these ids (deleted ones included), by id. */
@@ -202,19 +238,31 @@ export class LinkService {
     return new Map(await Promise.all(links.map(async (link) => [Number(link.id), shortUrl(link, await this.domainOf(link))] as const)));
   }
 
-  /** The caller's live links, newest first, a page at a time; `search` keeps those with it in their key, URL or comment. */
-  async list(caller: Caller, page: number, perPage: number, search = ''): Promise<{ total: number; links: Array<PlacedLink & { clicks: number }> }> {
+  /**
+   * The caller's live links, newest first, a page at a time; `search` keeps those with it in their key, URL or comment,
+   * `filter` those with (or without) the tags it names. The page's tags are one read.
+   */
+  async list(
+    caller: Caller,
+    page: number,
+    perPage: number,
+    search = '',
+    filter: { tags?: string; tagMode?: 'any' | 'all'; excludeTags?: string } = {},
+  ): Promise<{ total: number; links: ShownLink[] }> {
     // A page past the end is empty; an absurd one (page=1e20) must not reach SQL as an offset no integer column holds.
     const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
     // No NUL: PostgreSQL cannot take it in a text parameter (a 500 there, found by the property test).
     const text = optionalText('search', search.trim(), SEARCH_MAX_LENGTH) ?? '';
-    const { total, links } = await this.store.listByAccount(caller.accountId, offset, perPage, text);
-    const placed = await Promise.all(links.map(async ({ link, clicks }) => ({ link, clicks, domain: await this.domainOf(link) })));
-    return { total, links: placed };
+    const { total, links } = await this.store.listByAccount(caller.accountId, offset, perPage, text, tagFilterOf(filter));
+    const tags = await this.tags.tagsOf(links.map(({ link }) => link.id));
+    const shown = await Promise.all(
+      links.map(async ({ link, clicks }) => ({ link, clicks, domain: await this.domainOf(link), tags: tags.get(link.id) ?? [] })),
+    );
+    return { total, links: shown };
   }
 
   /** Edits one of the caller's links (absent fields stay, null clears); the redirect changes on every instance as a delete does. */
-  async edit(caller: Caller, domain: string, key: string, edit: EditBody): Promise<PlacedLink & { clicks: number }> {
+  async edit(caller: Caller, domain: string, key: string, edit: EditBody): Promise<ShownLink> {
     const link = await this.find(`${domain}/${key}`, caller.accountId);
     if (!link) throw LINK_ERRORS.notFound();
     requireRole(caller, 'links:write');
@@ -233,12 +281,13 @@ export class LinkService {
       await this.refuseRuleTargets(caller, changes.rules);
     }
     if (edit.maxVisits !== undefined) changes.maxVisits = checkMaxVisits(edit.maxVisits);
+    if (edit.tags !== undefined) changes.tags = checkTags(edit.tags);
     if (edit.password !== undefined)
       changes.passwordHash = edit.password === null ? null : await this.passwords.hash('link', checkPassword(edit.password));
     const updated = await this.store.update(link, changes);
     if (!updated) throw LINK_ERRORS.notFound();
     this.changes.announce(link.domain, link.key);
-    return { link: updated, domain: await this.domainOf(updated), clicks: await this.store.clicksOf(link.id) };
+    return this.shown(updated);
   }
 
   /** DELETE of one of the caller's links by domain and key. */

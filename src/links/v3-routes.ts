@@ -10,6 +10,7 @@ import { URL_ERRORS } from '../net/url-errors.js';
 import { LINK_ERRORS, LINK_NOT_FOUND_EXAMPLES, SHORTEN_EXAMPLES } from './link-errors.js';
 import { EXPIRY_ERRORS, PASSWORD_MIN_LENGTH } from './link-fields.js';
 import type { LinkService } from './link-service.js';
+import { TAG_ERRORS } from './tag-names.js';
 import {
   BULK_MAX_ITEMS,
   BulkBody,
@@ -71,6 +72,7 @@ const bulkSchema = {
         notArray: LINK_ERRORS.notArray,
         tooMany: fieldExample(`More than ${BULK_MAX_ITEMS} items`, itemCount('request', 'maxItems', BULK_MAX_ITEMS)),
         item: LINK_ERRORS.badItems,
+        tag: TAG_ERRORS.badName.exampleWith(['3.tags', 'a,b', 'it has a comma']),
       },
     }),
   },
@@ -100,7 +102,12 @@ const listSchema = {
     200: ListV3Result,
     ...workspaceCallErrors(),
     404: workspaceNotFoundResponse(),
-    422: errorResponse(422, { examples: DOMAIN_LIST_EXAMPLES }),
+    422: errorResponse(422, {
+      examples: {
+        ...DOMAIN_LIST_EXAMPLES,
+        tag: TAG_ERRORS.badName.exampleWith(['tags', 'x'.repeat(50), 'it is longer than 50 characters'], 'A tag name too long'),
+      },
+    }),
   },
 };
 
@@ -123,6 +130,8 @@ const oneSchema = (summary: string, description: string, ok: object, extra: obje
         impossibleDate: EXPIRY_ERRORS.impossibleDate,
         credentials: URL_ERRORS.credentials,
         url: URL_ERRORS.invalid,
+        tag: TAG_ERRORS.badName,
+        tagTwice: TAG_ERRORS.twice,
       },
     }),
   },
@@ -173,22 +182,22 @@ export function v3LinkRoutes(links: LinkService, callerIn: WorkspaceCaller) {
     });
 
     app.get('/shorten/list', { ...options, config: { limit: 'read', scope: 'links:read' }, schema: listSchema }, async (request) => {
-      const { page, perPage, search, workspaceId } = request.query;
+      const { page, perPage, search, workspaceId, ...filter } = request.query;
       const caller = await callerIn(request, workspaceId, 'account');
-      const { total, links: found } = await links.list(caller, page, perPage, search);
-      return { links: found.map((placed) => toListedLink(placed, placed.clicks)), metadata: { total, perPage, page } };
+      const { total, links: found } = await links.list(caller, page, perPage, search, filter);
+      return { links: found.map(toListedLink), metadata: { total, perPage, page } };
     });
 
     app.get('/shorten/:domain/:slug', { ...options, config: { limit: 'read', scope: 'links:read' }, schema: getSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       const placed = await links.own(caller, request.params.domain, request.params.slug);
-      return toOneLink(placed, placed.clicks);
+      return toOneLink(placed);
     });
 
     app.patch('/shorten/:domain/:slug', { ...options, config: { limit: 'read', scope: 'links:write' }, schema: editSchema }, async (request) => {
       const caller = await callerIn(request, request.query.workspaceId, 'account');
       const placed = await links.edit(caller, request.params.domain, request.params.slug, request.body ?? {});
-      return toOneLink(placed, placed.clicks);
+      return toOneLink(placed);
     });
 
     app.delete('/shorten/:domain/:slug', { ...options, config: { limit: 'read', scope: 'links:write' }, schema: deleteSchema }, async (request) => {

@@ -4,6 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { withDefaults } from '../query-defaults.js';
 import { CONDITION_TYPES, MAX_RULES } from '../redirect/rules/rule-types.js';
 import { MAX_CONDITIONS, MAX_SPLIT_TARGETS, SEARCH_MAX_LENGTH } from './link-fields.js';
+import { MAX_TAGS, TAG_NAME_MAX_LENGTH } from './tag-names.js';
 
 const FORWARD_QUERY =
   "Brief's addition: whether the redirect adds a visitor's query string to the destination's (the destination's own value " +
@@ -61,6 +62,31 @@ const RULES_EXAMPLE = [
 
 const Rules = Type.Array(RuleSchema, { description: RULES, examples: [RULES_EXAMPLE] });
 
+const TAGS =
+  `Brief's addition (decision 0040): the link's tags, at most ${MAX_TAGS} names, each trimmed, 1 to ${TAG_NAME_MAX_LENGTH} ` +
+  'characters without commas or control characters, none twice whatever its case. A name the workspace has in another case ' +
+  "takes that tag's spelling; a new one makes the tag (GET /v3/tags).";
+
+/** A link's tags in a request. */
+const Tags = (description: string) => Type.Array(Type.String(), { maxItems: MAX_TAGS, description, examples: [['launch', 'newsletter']] });
+
+const TAG_LIST = "Brief's addition: tag names separated by commas (any case; a name no tag has matches nothing). ";
+
+/** `tags`, `tagMode` and `excludeTags`: a list's or an analytics call's filter by the links' tags as they are now. */
+export const TagFilterQuery = {
+  tags: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description: `${TAG_LIST}Only links with any of them (\`tagMode=all\`: all of them).`,
+      examples: ['launch,newsletter'],
+    }),
+  ),
+  tagMode: Type.Optional(
+    Type.Unsafe<'any' | 'all'>({ type: 'string', enum: ['any', 'all'], default: 'any', description: 'How `tags` matches: any of them, or all.' }),
+  ),
+  excludeTags: Type.Optional(Type.String({ maxLength: 2000, description: `${TAG_LIST}Leaves out links with any of them.`, examples: ['archive'] })),
+};
+
 const WorkspaceId = Type.Optional(
   Type.String({
     description: "The caller's workspace id; absent, empty or `undefined` mean the caller's own. Another account's is not found (404).",
@@ -100,6 +126,7 @@ export const BulkItem = Type.Object({
   forwardQuery: Type.Optional(Type.Boolean({ description: FORWARD_QUERY })),
   rules: Type.Optional(Rules),
   maxVisits: Type.Optional(MaxVisits(MAX_VISITS, 100)),
+  tags: Type.Optional(Tags(TAGS)),
 });
 export type BulkItem = Static<typeof BulkItem>;
 
@@ -184,6 +211,7 @@ export const ListV3Query = withDefaults(
         examples: ['launch'],
       }),
     ),
+    ...TagFilterQuery,
     workspaceId: WorkspaceId,
   }),
 );
@@ -204,6 +232,10 @@ const linkFields = {
   forwardQuery: Type.Boolean({ description: FORWARD_QUERY }),
   rules: Type.Array(RuleSchema, { description: `${RULES} \`[]\` when the link has none.`, examples: [RULES_EXAMPLE] }),
   maxVisits: Type.Union([Type.Integer(), Type.Null()], { description: `${MAX_VISITS} Always present.`, examples: [100] }),
+  tags: Type.Array(Type.String(), {
+    description: "Brief's addition (decision 0040): the link's tags, sorted ignoring case; `[]` when it has none.",
+    examples: [['launch', 'newsletter']],
+  }),
   userId: Uuid,
   workspaceId: Uuid,
   comment: Type.String(),
@@ -250,6 +282,7 @@ export const EditBody = Type.Object(
     maxVisits: Type.Optional(
       MaxVisits(`${MAX_VISITS} Raising it reopens a link that reached it; null removes it. A limit takes the link out of dedupe.`, 500),
     ),
+    tags: Type.Optional(Tags(`${TAGS} Replaces the link's tags; \`[]\` removes them.`)),
   },
   { description: 'Only the fields given change.' },
 );

@@ -1,6 +1,6 @@
 // The link resources of the v3 interface (docs/api/v3.md), from one link model.
 import { linkUuid, userUuid, workspaceUuid } from '../accounts/ids.js';
-import type { MadeLink, PlacedLink } from './link-service.js';
+import type { MadeLink, ShownLink } from './link-service.js';
 import { shortUrl } from './link-view.js';
 import type { RuleSchema } from './v3-schemas.js';
 
@@ -35,7 +35,7 @@ export function toShortenResult({ link, domain }: MadeLink) {
 }
 
 /** A link as v3 lists it: `domainName` in a list, `domain` for one link (the spec's two spellings). */
-function toV3Link({ link, domain }: PlacedLink, clicks: number) {
+function toV3Link({ link, domain, clicks, tags }: ShownLink) {
   return {
     id: linkUuid(link.id),
     slug: link.key,
@@ -52,6 +52,7 @@ function toV3Link({ link, domain }: PlacedLink, clicks: number) {
     // Checked against the API's own shape before they were stored (link-rules.ts).
     rules: link.rules as RuleSchema[],
     maxVisits: link.maxVisits,
+    tags: [...tags],
     userId: userUuid(link.accountId),
     workspaceId: workspaceUuid(link.accountId),
     comment: link.comment ?? '',
@@ -60,5 +61,5 @@ function toV3Link({ link, domain }: PlacedLink, clicks: number) {
   };
 }
 
-export const toListedLink = (placed: PlacedLink, clicks: number) => ({ domainName: placed.domain.hostname, ...toV3Link(placed, clicks) });
-export const toOneLink = (placed: PlacedLink, clicks: number) => ({ domain: placed.domain.hostname, ...toV3Link(placed, clicks) });
+export const toListedLink = (shown: ShownLink) => ({ domainName: shown.domain.hostname, ...toV3Link(shown) });
+export const toOneLink = (shown: ShownLink) => ({ domain: shown.domain.hostname, ...toV3Link(shown) });

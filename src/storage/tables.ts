@@ -87,6 +87,25 @@ export interface LinkTable {
   coded: Generated<boolean | number>;
 }
 
+/** A workspace's tag (decision 0040): made when a link first carries its name, kept (with no links) until deleted. */
+export interface TagTable {
+  id: Generated<number>;
+  account_id: number;
+  /** As first written in the workspace. */
+  name: string;
+  /** The name lower-cased: unique per workspace. */
+  name_key: string;
+  /** `#rrggbb`, lower-case; null: none. */
+  color: string | null;
+  created_at: number;
+}
+
+/** Which live link carries which tag; a deleted link's rows go with it. */
+export interface LinkTagTable {
+  tag_id: number;
+  link_id: number;
+}
+
 /** The secret of the codes' permutation (decision 0026): one row, made by the migration. */
 export interface LinkCodeSecretTable {
   id: number;
@@ -267,6 +286,8 @@ export interface Tables {
   passkey_challenges: PasskeyChallengeTable;
   link_code_secret: LinkCodeSecretTable;
   server_settings: ServerSettingTable;
+  tags: TagTable;
+  link_tags: LinkTagTable;
   domain_well_known: DomainWellKnownTable;
 }
 
@@ -314,6 +335,7 @@ export interface PasskeyChallengeTable {
 }
 
 export type LinkRow = Selectable<LinkTable>;
+export type TagRow = Selectable<TagTable>;
 export type DomainRow = Selectable<DomainTable>;
 export type TokenRow = Selectable<TokenTable>;
 export type AccountRow = Selectable<AccountTable>;

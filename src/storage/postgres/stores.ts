@@ -8,6 +8,7 @@ import { SqlPasskeyStore } from '../sql/passkey-store.js';
 import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
+import { SqlTagStore } from '../sql/tag-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
 import { SqlWellKnownStore } from '../sql/well-known-store.js';
 import type { StoreSet } from '../stores/store-set.js';
@@ -37,5 +38,6 @@ export function postgresStores(connection: Connection): StoreSet {
     settings: new SqlServerSettingsStore(connection),
     visitLimits: new SqlVisitLimitStore(connection),
     wellKnown: new SqlWellKnownStore(connection),
+    tags: new SqlTagStore(connection, postgresWorkspaceLocks),
   };
 }

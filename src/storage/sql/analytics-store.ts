@@ -3,6 +3,7 @@ import type { Connection } from '../connection.js';
 import type { AnalyticsStore, ClickCountQuery, ClickEventBatch, ClickSlot, TopColumn, TopCount } from '../stores/analytics.js';
 import type { Tables } from '../tables.js';
 import { ALL_DIMENSIONS, DAY_MS, eventValue, QUARTER_MS, type RollupDimension, type RollupPeriod, rollUpEvents } from './rollups.js';
+import { tagConditions } from './tag-filters.js';
 
 const floorDay = (t: number) => t - (((t % DAY_MS) + DAY_MS) % DAY_MS);
 const ceilDay = (t: number) => floorDay(t + DAY_MS - 1);
@@ -79,17 +80,28 @@ export abstract class SqlAnalyticsStore<C extends Connection = Connection> imple
   /**
    * The pieces that together count the range once (columns start, value, clicks). A workspace:
    * before `detailFrom` its day rows; from there, quarter-hour rows, or (`fine` false) day rows
-   * for the whole UTC days inside the range and quarter-hour rows at its two edges. One link: its
-   * events in the range, and its day rows (made from the events that expired, so never both).
+   * for the whole UTC days inside the range and quarter-hour rows at its two edges. One link, or the links a tag
+   * filter keeps (by their tags now): their events in the range, and their day rows (made from the events that
+   * expired, so never both).
    */
   private parts(query: ClickCountQuery, dimension: RollupDimension, fine: boolean): RawBuilder<unknown>[] {
     const { from, to, detailFrom } = query;
-    if (query.linkId !== undefined) {
-      return [this.eventPart(query, query.linkId, dimension), this.rollupPart(query.accountId, query.linkId, 'day', dimension, floorDay(from), to)];
+    if (query.linkId !== undefined || query.tags !== undefined) {
+      // Links' own rows only: a link's events, and its day rows (link_id 0 is the workspace's).
+      // The column named with its table: the tag filter's subqueries have a link_id of their own.
+      const links = (table: 'click_events' | 'click_rollups') => [
+        query.linkId === undefined ? sql<boolean>`link_id <> 0` : sql<boolean>`link_id = ${query.linkId}`,
+        ...tagConditions(`${table}.link_id`, query.accountId, query.tags),
+      ];
+      return [
+        this.eventPart(query, links('click_events'), dimension),
+        this.rollupPart(query.accountId, links('click_rollups'), 'day', dimension, floorDay(from), to),
+      ];
     }
     const parts: RawBuilder<unknown>[] = [];
+    const workspace = [sql<boolean>`link_id = 0`];
     const rollup = (period: RollupPeriod, start: number, end: number) => {
-      if (start < end) parts.push(this.rollupPart(query.accountId, 0, period, dimension, start, end));
+      if (start < end) parts.push(this.rollupPart(query.accountId, workspace, period, dimension, start, end));
     };
     const detailed = Math.max(from, detailFrom);
     rollup('day', floorDay(from), Math.min(detailFrom, to));
@@ -105,15 +117,23 @@ export abstract class SqlAnalyticsStore<C extends Connection = Connection> imple
     return parts;
   }
 
-  private rollupPart(accountId: number, linkId: number, period: RollupPeriod, dimension: RollupDimension, start: number, end: number) {
+  /** `links`: conditions on link_id (the workspace's rows, one link's, those of links a tag filter keeps). */
+  private rollupPart(
+    accountId: number,
+    links: readonly RawBuilder<boolean>[],
+    period: RollupPeriod,
+    dimension: RollupDimension,
+    start: number,
+    end: number,
+  ) {
     return sql`select start, value, clicks from click_rollups
-      where account_id = ${accountId} and link_id = ${linkId} and period = ${period} and dimension = ${dimension}
+      where account_id = ${accountId} and ${sql.join(links, sql` and `)} and period = ${period} and dimension = ${dimension}
       and start >= ${start} and start < ${end}`;
   }
 
-  private eventPart(query: ClickCountQuery, linkId: number, dimension: RollupDimension) {
+  private eventPart(query: ClickCountQuery, links: readonly RawBuilder<boolean>[], dimension: RollupDimension) {
     const { value, counts } = eventValue(dimension);
     return sql`select time - time % ${sql.lit(QUARTER_MS)} as start, ${value} as value, clicks from click_events
-      where account_id = ${query.accountId} and link_id = ${linkId} and time >= ${query.from} and time < ${query.to} and ${counts}`;
+      where account_id = ${query.accountId} and ${sql.join(links, sql` and `)} and time >= ${query.from} and time < ${query.to} and ${counts}`;
   }
 }

@@ -3,6 +3,7 @@ import type { Connection } from '../connection.js';
 import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from '../stores/domains.js';
 import type { DomainRow, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
+import { dropTagsOf } from './tag-store.js';
 import type { WorkspaceLocks } from './workspace-locks.js';
 
 const COLUMNS = [
@@ -149,8 +150,12 @@ export class SqlDomainStore implements DomainStore {
         .set({ deleted_at: now })
         .where('domain', '=', hostname)
         .where('deleted_at', 'is', null)
-        .returning('key')
+        .returning(['id', 'key'])
         .execute();
+      await dropTagsOf(
+        db,
+        deleted.map((row) => Number(row.id)),
+      );
       const keys = deleted.map((row) => row.key);
       // Every instance drops the links from its caches as it does for a single delete.
       for (const chunk of inPowersOfTwo(keys)) {

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Connection } from '../connection.js';
 import type {
   CountedLink,
@@ -11,11 +11,14 @@ import type {
   NewLink,
   SyncLinkReads,
 } from '../stores/links.js';
+import type { TagFilter } from '../stores/tags.js';
 import type { LinkRow, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import type { CodePermutation } from './code-permutation.js';
 import { IS_STORED_CODE, IS_STORED_KEY, permutationOf } from './link-codes.js';
 import { rulesColumn, TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
+import { countTagged, tagConditions } from './tag-filters.js';
+import { dropTagsOf, writeLinkTags } from './tag-store.js';
 
 // The dedupe index is partial (migrations/0003): a query uses it only when it names the
 // index's condition literally, not as a bound parameter.
@@ -102,6 +105,7 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
+      await dropTagsOf(db, [link.id]);
       await recordChange(db, link);
       return true;
     });
@@ -148,36 +152,60 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
         .returningAll()
         .executeTakeFirst();
       if (!row) return undefined;
+      if (changes.tags !== undefined) await writeLinkTags(db, link.accountId, [{ linkId: link.id, tags: changes.tags }]);
       await recordChange(db, link);
       return toLinkRecord(row);
     });
   }
 
-  async listByAccount(accountId: number, offset: number, limit: number, search = ''): Promise<{ total: number; links: CountedLink[] }> {
-    const db = this.connection.db;
-    const found = matching(search);
-    const [counted, rows] = await Promise.all([
-      db
-        .selectFrom('links')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('account_id', '=', accountId)
-        .where('deleted_at', 'is', null)
-        .$if(found !== undefined, (query) => query.where(found!))
-        .executeTakeFirstOrThrow(),
-      db
+  async listByAccount(
+    accountId: number,
+    offset: number,
+    limit: number,
+    search = '',
+    tags?: TagFilter,
+  ): Promise<{ total: number; links: CountedLink[] }> {
+    const found = [...(matching(search) ?? []), ...tagConditions('links.id', accountId, tags)];
+    const [total, rows] = await Promise.all([
+      this.countListed(accountId, search === '' ? tags : undefined, found),
+      this.connection.db
         .selectFrom('links')
         .leftJoin('link_clicks', 'link_clicks.link_id', 'links.id')
         .selectAll('links')
         .select('link_clicks.clicks')
         .where('links.account_id', '=', accountId)
         .where('links.deleted_at', 'is', null)
-        .$if(found !== undefined, (query) => query.where(found!))
+        .$if(found.length > 0, (query) => query.where(sql<boolean>`${sql.join(found, sql` and `)}`))
         .orderBy('links.id', 'desc')
         .limit(limit)
         .offset(offset)
         .execute(),
     ]);
-    return { total: Number(counted.count), links: rows.map(({ clicks, ...row }) => ({ link: toLinkRecord(row), clicks: Number(clicks ?? 0) })) };
+    return { total, links: rows.map(({ clicks, ...row }) => ({ link: toLinkRecord(row), clicks: Number(clicks ?? 0) })) };
+  }
+
+  /**
+   * How many live links a list keeps. Filtered by tags alone, from link_tags (which holds live links only): a tag's
+   * count is read off its index, not off a million links rows; `exclude` alone, as every link less the excluded.
+   */
+  private async countListed(accountId: number, byTagsAlone: TagFilter | undefined, conditions: readonly RawBuilder<boolean>[]): Promise<number> {
+    const db = this.connection.db;
+    if (byTagsAlone && byTagsAlone.tags.length > 0 && byTagsAlone.exclude.length === 0) return countTagged(db, accountId, byTagsAlone);
+    if (byTagsAlone && byTagsAlone.tags.length === 0) {
+      const [all, excluded] = await Promise.all([
+        this.countListed(accountId, undefined, []),
+        countTagged(db, accountId, { tags: byTagsAlone.exclude, mode: 'any', exclude: [] }),
+      ]);
+      return all - excluded;
+    }
+    const counted = await db
+      .selectFrom('links')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .$if(conditions.length > 0, (query) => query.where(sql<boolean>`${sql.join(conditions, sql` and `)}`))
+      .executeTakeFirstOrThrow();
+    return Number(counted.count);
   }
 
   async countLive(domain: string): Promise<number> {
@@ -246,9 +274,9 @@ async function recordChange(db: Kysely<Tables>, link: LinkRecord): Promise<void>
  * A search of the caller's links: the text anywhere in the key, the destination or the comment, ignoring (ASCII) case,
  * with LIKE's wildcards in it taken literally. The same SQL on both engines.
  */
-function matching(search: string) {
+function matching(search: string): [RawBuilder<boolean>] | undefined {
   if (search === '') return undefined;
   const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const like = (column: 'links.key' | 'links.url' | 'links.comment') => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-  return sql<boolean>`(${like('links.key')} or ${like('links.url')} or ${like('links.comment')})`;
+  return [sql<boolean>`(${like('links.key')} or ${like('links.url')} or ${like('links.comment')})`];
 }

@@ -22,7 +22,7 @@ export class SqliteAnalyticsStore extends SqlAnalyticsStore<SqliteConnection> {
   }
 
   override async topCounts(query: ClickCountQuery, column: TopColumn, limit?: number): Promise<TopCount[]> {
-    if (column === LATE_DIMENSION && query.linkId === undefined) await this.rollUpLinks();
+    if (column === LATE_DIMENSION && query.linkId === undefined && query.tags === undefined) await this.rollUpLinks();
     return super.topCounts(query, column, limit);
   }
 

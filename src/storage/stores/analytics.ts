@@ -1,5 +1,6 @@
 // The click analytics' contract (decision 0004): click events as analytics keeps them, and the
 // queries on them.
+import type { TagFilter } from './tags.js';
 
 /**
  * One counted visit as analytics keeps it: what was learnt of the visitor, never an address.
@@ -40,10 +41,12 @@ export interface ClickEventBatch {
   readonly events: readonly ClickEvent[];
 }
 
-/** Which clicks to count: one account's (a workspace's), optionally one link's, in [from, to). */
+/** Which clicks to count: one account's (a workspace's), optionally one link's or those of the links a tag filter keeps, in [from, to). */
 export interface ClickCountQuery {
   readonly accountId: number;
   readonly linkId?: number;
+  /** Only the links with (or without) these tags now (decision 0040). */
+  readonly tags?: TagFilter;
   readonly from: number;
   readonly to: number;
   /**

@@ -1,6 +1,8 @@
 // The links' contract: what the features see of links, in their terms (decision 0004). Both
 // dialects stand behind it; only src/storage/ writes SQL.
 
+import type { TagFilter } from './tags.js';
+
 export type LinkStatus = 'public' | 'blocked';
 
 /** First path segments that belong to Brief itself (now or on the roadmap), never to a link: no code is ever one. */
@@ -96,6 +98,8 @@ export interface LinkChanges {
   readonly rules?: readonly StoredRule[];
   /** The link's visit limit; null removes it. A limit takes the link out of dedupe. */
   readonly maxVisits?: number | null;
+  /** The link's tags (checked names), replacing the ones it had; empty removes them. */
+  readonly tags?: readonly string[];
 }
 
 /** A link with the clicks counted for it so far. */
@@ -184,8 +188,17 @@ export interface LinkStore {
   blockReasonOf(linkId: number): Promise<string | null>;
   /** Applies an edit and records the change; the link as it is now, or undefined when it is not live any more. */
   update(link: LinkRecord, changes: LinkChanges): Promise<LinkRecord | undefined>;
-  /** The account's live links, newest first, with their clicks, and how many there are; `search` (when not empty) keeps those with it in their key, URL or comment. */
-  listByAccount(accountId: number, offset: number, limit: number, search?: string): Promise<{ total: number; links: CountedLink[] }>;
+  /**
+   * The account's live links, newest first, with their clicks, and how many there are; `search` (when not empty) keeps
+   * those with it in their key, URL or comment, `tags` those its filter keeps.
+   */
+  listByAccount(
+    accountId: number,
+    offset: number,
+    limit: number,
+    search?: string,
+    tags?: TagFilter,
+  ): Promise<{ total: number; links: CountedLink[] }>;
   /** How many live links a domain has. */
   countLive(domain: string): Promise<number>;
   /** The account's links among these ids, deleted ones included (analytics name the links clicks went to). */

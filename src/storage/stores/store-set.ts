@@ -12,6 +12,7 @@ import type { PasskeyStore } from './passkeys.js';
 import type { PasswordStore } from './passwords.js';
 import type { PeopleStore } from './people.js';
 import type { ServerSettingsStore } from './server-settings.js';
+import type { TagStore } from './tags.js';
 import type { VisitLimitStore } from './visit-limits.js';
 import type { WellKnownStore } from './well-known.js';
 
@@ -34,4 +35,6 @@ export interface StoreSet {
   readonly visitLimits: VisitLimitStore;
   /** The files domains serve under `/.well-known/` (app links). */
   readonly wellKnown: WellKnownStore;
+  /** Workspaces' tags and the links that carry them. */
+  readonly tags: TagStore;
 }
