@@ -43,9 +43,35 @@ export const paths = {
 
 const listeners = new Set<() => void>();
 
+/** Goes to `path` (a query after it kept: `/app/links?tags=launch`), without a reload. */
 export function navigate(path: string): void {
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search) history.pushState(null, '', path);
   for (const listener of listeners) listener();
+}
+
+/**
+ * Replaces the page's URL query (`?…`, or '' for none) in place: a page state kept there (My links' tag filter) is
+ * shared and reloaded as it is, and each change of it is not a step for Back to undo.
+ */
+export function replaceSearch(search: string): void {
+  if (search === location.search) return;
+  history.replaceState(null, '', location.pathname + search);
+  for (const listener of listeners) listener();
+}
+
+/** The page's URL query, following navigation and replaceSearch. */
+export function useSearch(): string {
+  const [search, setSearch] = useState(() => location.search);
+  useEffect(() => {
+    const update = () => setSearch(location.search);
+    listeners.add(update);
+    addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      removeEventListener('popstate', update);
+    };
+  }, []);
+  return search;
 }
 
 export function useRoute(): Route {
@@ -67,5 +93,5 @@ export function followLink(event: MouseEvent): void {
   const anchor = (event.currentTarget as HTMLAnchorElement | null) ?? null;
   if (!anchor || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   event.preventDefault();
-  navigate(anchor.pathname);
+  navigate(anchor.pathname + anchor.search);
 }
