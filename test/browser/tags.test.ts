@@ -56,7 +56,7 @@ describe('tags in the web app (Chromium)', { timeout: 300_000 }, () => {
       { url: DESTINATIONS[2], tags: ['news'] },
       { url: DESTINATIONS[3], tags: ['archive'] },
     ])) as Array<{ shortLink: string }>;
-    made.forEach((link, i) => shortUrls.set(DESTINATIONS[i]!, link.shortLink));
+    for (const [i, link] of made.entries()) shortUrls.set(DESTINATIONS[i]!, link.shortLink);
     await call('PATCH', '/v3/tags/launch', { color: '#d62728' });
     // Visits by a person: 2 to one, 1 to two, 4 to three (none to four).
     const agent = personUserAgent(suite.browser);
@@ -242,7 +242,10 @@ describe('tags in the web app (Chromium)', { timeout: 300_000 }, () => {
       await edit.getByRole('button', { name: 'Save' }).click();
       await page.getByText(`Saved ${shortUrl}.`).waitFor();
       assert.deepEqual(await tagsOf(shortUrl), ['Launch', 'spring']);
-      assert.deepEqual(await page.getByRole('row').filter({ hasText: DESTINATIONS[0]! }).locator('.tag-chip').allTextContents(), ['Launch', 'spring']);
+      assert.deepEqual(await page.getByRole('row').filter({ hasText: DESTINATIONS[0]! }).locator('.tag-chip').allTextContents(), [
+        'Launch',
+        'spring',
+      ]);
 
       // The link's page lists them; a chip leads to My links filtered by it.
       await page.getByRole('link', { name: shortUrl.replace(/^https?:\/\//, '') }).click();
@@ -307,4 +310,3 @@ describe('tags in the web app (Chromium)', { timeout: 300_000 }, () => {
     }
   });
 });
-

@@ -105,6 +105,7 @@ describe('the web app takes its API types from the server', () => {
         'src/errors.ts',
         'src/iso-instants.ts',
         'src/links/link-fields.ts',
+        'src/links/tag-names.ts',
         'src/query-defaults.ts',
         'src/redirect/rules/rule-types.ts',
         'src/storage/stores/row-ids.ts',
@@ -151,6 +152,19 @@ describe('the web app takes its API types from the server', () => {
       removed.some((line) => line.startsWith('web/src/components/range-picker.tsx')),
       removed.join('\n'),
     );
+  });
+
+  it("fails to type-check when the server's tag limits change and the tag editor's do not follow", () => {
+    for (const edit of [
+      (text: string) => text.replace('MAX_TAGS = 20', 'MAX_TAGS = 25'),
+      (text: string) => text.replace('LENGTH = 50', 'LENGTH = 64'),
+    ]) {
+      const found = errors(webProgram({ 'links/tag-names.ts': edit }), 'tags/tag-names.ts');
+      assert.ok(
+        found.some((line) => line.startsWith('web/src/tags/tag-names.ts')),
+        found.join('\n'),
+      );
+    }
   });
 
   it('has the range list once: the server has RANGES, the web app only names each of its ranges', () => {

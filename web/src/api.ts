@@ -12,6 +12,7 @@ import type { Range } from '../../src/analytics/time-series';
 import type { DomainPage, ListDomainsQuery } from '../../src/domains/schemas';
 import type { DomainSettingsBody, V3Domain } from '../../src/domains/v3-schemas';
 import type { WellKnownEntry, WellKnownName } from '../../src/domains/well-known-schemas';
+import type { Tag, TagEditBody } from '../../src/links/tag-schemas';
 import type {
   BulkItem,
   BulkResult,
@@ -23,7 +24,6 @@ import type {
   ShortenV3Query,
   ShortenV3Result,
 } from '../../src/links/v3-schemas';
-import type { Tag, TagEditBody } from '../../src/links/tag-schemas';
 import type { Passkey } from '../../src/people/passkeys/schemas';
 import type { InvitationView, MadeInvitation, Member, Workspace } from '../../src/people/schemas';
 import type { QrQuery } from '../../src/qr/schemas';

@@ -20,7 +20,10 @@ describe('the filter in the URL query', () => {
   });
 
   it('writes names joined by commas, escaped, tagMode only when all, keeping the query’s other parameters', () => {
-    assert.equal(searchWithFilter('', { tags: ['launch', 'a&b=c #1'], mode: 'all', exclude: ['old'] }), '?tags=launch,a%26b%3Dc%20%231&tagMode=all&excludeTags=old');
+    assert.equal(
+      searchWithFilter('', { tags: ['launch', 'a&b=c #1'], mode: 'all', exclude: ['old'] }),
+      '?tags=launch,a%26b%3Dc%20%231&tagMode=all&excludeTags=old',
+    );
     assert.equal(searchWithFilter('?page=2&tags=x&tagMode=all', { tags: ['y'], mode: 'any', exclude: [] }), '?page=2&tags=y');
     assert.equal(searchWithFilter('?tags=x', NO_FILTER), '');
     // All with no tags to match says nothing.

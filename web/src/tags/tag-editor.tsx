@@ -43,7 +43,8 @@ export function TagEditor(props: {
   /** Adds the names in `typed`; answers whether they were added (the box is then emptied). */
   const add = (typed: string): boolean => {
     const unknown = props.onlyKnown ? typed.split(',').find((name) => name.trim() !== '' && !hasName(knownNames, name.trim())) : undefined;
-    const added = unknown !== undefined ? { tags: [...props.tags], problem: `No tag is called “${unknown.trim()}”.` } : addNames(props.tags, typed, knownNames);
+    const added =
+      unknown !== undefined ? { tags: [...props.tags], problem: `No tag is called “${unknown.trim()}”.` } : addNames(props.tags, typed, knownNames);
     setProblem(added.problem);
     if (added.problem !== undefined) return false;
     if (added.tags.length !== props.tags.length) props.onChange(added.tags);
@@ -138,21 +139,31 @@ export function TagEditor(props: {
               onKeyDown={onKeyDown}
               onBlur={close}
             />
-            <ul id={listId} role="listbox" aria-label={`Tags to add to ${props.label.toLowerCase()}`} class="tag-suggestions" hidden={options.length === 0}>
+            {/* Options are picked from the box's keys (aria-activedescendant: the focus stays in the box) or the pointer. */}
+            <div
+              id={listId}
+              role="listbox"
+              aria-label={`Tags to add to ${props.label.toLowerCase()}`}
+              class="tag-suggestions"
+              hidden={options.length === 0}
+            >
               {options.map((name, index) => (
-                <li
+                <div
                   key={name}
                   id={optionId(index)}
                   role="option"
+                  tabIndex={-1}
                   aria-selected={index === active ? 'true' : 'false'}
-                  // Keeps the focus in the box (a click would blur it and close the list first).
-                  onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => pick(name)}
+                  // On the press, not the click: the focus stays in the box (a click would blur it, closing the list first).
+                  onMouseDown={(event) => {
+                    event.preventDefault();
+                    pick(name);
+                  }}
                 >
                   <TagLabel name={name} color={colors.get(name.toLowerCase())} />
-                </li>
+                </div>
               ))}
-            </ul>
+            </div>
           </div>
           {props.name && <input type="hidden" name={props.name} value={JSON.stringify(props.tags)} />}
         </div>

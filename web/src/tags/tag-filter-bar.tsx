@@ -1,7 +1,7 @@
 import type { Tag } from '../api';
 import { Field } from '../components/field';
-import { isFiltering, NO_FILTER, type TagFilter } from './tag-filter';
 import { TagEditor } from './tag-editor';
+import { isFiltering, NO_FILTER, type TagFilter } from './tag-filter';
 import './tags.css';
 
 /**

@@ -1,7 +1,7 @@
 // A list's or the Overview's filter by tags, as the page's URL query holds it (so a filtered view is shared and
 // reloaded as it is) and as the API takes it: the same names, `tags`, `tagMode` and `excludeTags` (decision 0040).
-import type { ListV3Query } from '../../../src/links/v3-schemas';
-import { hasName, typedNames } from './tag-names';
+import type { ListV3Query } from '../../../src/links/v3-schemas.js';
+import { hasName, typedNames } from './tag-names.js';
 
 export interface TagFilter {
   readonly tags: readonly string[];

@@ -1,6 +1,6 @@
 // The tag editor's rules (decision 0040's, as the server keeps them in src/links/tag-names.ts): what a typed name
 // adds to a link's tags, and which of the workspace's tags to suggest for it. Pure, so the unit tests read it whole.
-import type { MAX_TAGS as SERVER_MAX_TAGS, TAG_NAME_MAX_LENGTH as SERVER_NAME_MAX_LENGTH } from '../../../src/links/tag-names';
+import type { MAX_TAGS as SERVER_MAX_TAGS, TAG_NAME_MAX_LENGTH as SERVER_NAME_MAX_LENGTH } from '../../../src/links/tag-names.js';
 
 // The server's limits, written again as values (the app imports the server's modules for types only): typed by the
 // server's constants, so a change of either there fails the web's typecheck until it is followed here.
@@ -35,7 +35,10 @@ export function addNames(tags: readonly string[], text: string, known: readonly 
   const added = [...tags];
   for (const typed of typedNames(text)) {
     if ([...typed].length > TAG_NAME_MAX_LENGTH) {
-      return { tags: [...tags], problem: `A tag name has at most ${TAG_NAME_MAX_LENGTH} characters: “${[...typed].slice(0, 20).join('')}…” has ${[...typed].length}.` };
+      return {
+        tags: [...tags],
+        problem: `A tag name has at most ${TAG_NAME_MAX_LENGTH} characters: “${[...typed].slice(0, 20).join('')}…” has ${[...typed].length}.`,
+      };
     }
     if (hasName(added, typed)) continue;
     added.push(known.find((name) => key(name) === key(typed)) ?? typed);

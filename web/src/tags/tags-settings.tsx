@@ -6,8 +6,8 @@ import { Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { SettingsList, useSettingsList } from '../components/settings-list';
 import { paths } from '../router';
-import { searchWithFilter } from './tag-filter';
 import { TagLabel } from './tag-chips';
+import { searchWithFilter } from './tag-filter';
 import './tags.css';
 
 /** Settings → Tags: the workspace's tags with their live links; each renamed, recoloured or deleted (links keep their other tags). */
