@@ -61,9 +61,17 @@ export function replaceSearch(search: string): void {
 
 /** The page's URL query, following navigation and replaceSearch. */
 export function useSearch(): string {
-  const [search, setSearch] = useState(() => location.search);
+  return useAddress(() => location.search);
+}
+
+/**
+ * A value read from the page's address, read again on each navigation: the app's own (navigate, replaceSearch) and
+ * the browser's Back and Forward.
+ */
+function useAddress<T>(read: () => T): T {
+  const [value, setValue] = useState(read);
   useEffect(() => {
-    const update = () => setSearch(location.search);
+    const update = () => setValue(read());
     listeners.add(update);
     addEventListener('popstate', update);
     return () => {
@@ -71,21 +79,11 @@ export function useSearch(): string {
       removeEventListener('popstate', update);
     };
   }, []);
-  return search;
+  return value;
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => routeOf(location.pathname));
-  useEffect(() => {
-    const update = () => setRoute(routeOf(location.pathname));
-    listeners.add(update);
-    addEventListener('popstate', update);
-    return () => {
-      listeners.delete(update);
-      removeEventListener('popstate', update);
-    };
-  }, []);
-  return route;
+  return useAddress(() => routeOf(location.pathname));
 }
 
 /** A same-app link: plain `<a href>` (so it opens in a new tab too), followed without a reload on a plain click. */

@@ -3,6 +3,9 @@ import { paths } from '../router';
 import { searchWithFilter } from './tag-filter';
 import './tags.css';
 
+/** My links filtered by one tag (a chip's link). */
+export const linksTagged = (name: string) => `${paths.links}${searchWithFilter('', { tags: [name], mode: 'any', exclude: [] })}`;
+
 /**
  * One tag as a chip: its name, after a dot of its colour when it has one. The dot only decorates (the name says
  * everything), so the text keeps the page's own colours and their contrast whatever the colour chosen.
@@ -33,11 +36,7 @@ export function TagChips(props: { tags: readonly string[]; colors: ReadonlyMap<s
                 {label}
               </button>
             ) : (
-              <AppLink
-                href={`${paths.links}${searchWithFilter('', { tags: [name], mode: 'any', exclude: [] })}`}
-                class="tag-chip"
-                title={`My links tagged ${name}`}
-              >
+              <AppLink href={linksTagged(name)} class="tag-chip" title={`My links tagged ${name}`}>
                 {label}
               </AppLink>
             )}

@@ -5,9 +5,7 @@ import { DialogActions } from '../components/dialog-actions';
 import { Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { SettingsList, useSettingsList } from '../components/settings-list';
-import { paths } from '../router';
-import { TagLabel } from './tag-chips';
-import { searchWithFilter } from './tag-filter';
+import { linksTagged, TagLabel } from './tag-chips';
 import './tags.css';
 
 /** Settings → Tags: the workspace's tags with their live links; each renamed, recoloured or deleted (links keep their other tags). */
@@ -41,7 +39,7 @@ export function TagsSettings(props: { headingId: string }) {
               label: 'Tag',
               class: 'break',
               cell: (tag) => (
-                <AppLink href={`${paths.links}${searchWithFilter('', { tags: [tag.name], mode: 'any', exclude: [] })}`} class="tag-chip">
+                <AppLink href={linksTagged(tag.name)} class="tag-chip">
                   <TagLabel name={tag.name} color={tag.color} />
                 </AppLink>
               ),
