@@ -34,6 +34,9 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
     const edit: LinkEdit = {};
     if (value('url') !== link.originalUrl) edit.url = value('url');
     if (value('comment') !== link.comment) edit.comment = value('comment') === '' ? null : value('comment');
+    const tags = tagsOfForm(form, 'tags');
+    if (tags.problem !== undefined) return setErrors({ tags: tags.problem });
+    if (!sameNames(tags.tags, link.tags)) edit.tags = tags.tags;
     if (form.get('removePassword') === 'on') edit.password = null;
     else if (value('password') !== '') edit.password = value('password');
     const expiry = value('expiredAt');
@@ -43,9 +46,6 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
     const limit = visitLimit(value('maxVisits'));
     if (limit === undefined) return setErrors({ maxVisits: 'The visit limit must be a whole number, such as 100, or empty for none' });
     if (limit !== link.maxVisits) edit.maxVisits = limit;
-    const tags = tagsOfForm(form, 'tags');
-    if (tags.problem !== undefined) return setErrors({ tags: tags.problem });
-    if (!sameNames(tags.tags, link.tags)) edit.tags = tags.tags;
     if (Object.keys(edit).length === 0) return props.onDone();
     setBusy(true);
     setErrors({});
