@@ -154,6 +154,19 @@ describe('the web app takes its API types from the server', () => {
     );
   });
 
+  it("fails to type-check when the server's tag limits change and the tag editor's do not follow", () => {
+    for (const edit of [
+      (text: string) => text.replace('MAX_TAGS = 20', 'MAX_TAGS = 25'),
+      (text: string) => text.replace('LENGTH = 50', 'LENGTH = 64'),
+    ]) {
+      const found = errors(webProgram({ 'links/tag-names.ts': edit }), 'tags/tag-names.ts');
+      assert.ok(
+        found.some((line) => line.startsWith('web/src/tags/tag-names.ts')),
+        found.join('\n'),
+      );
+    }
+  });
+
   it('has the range list once: the server has RANGES, the web app only names each of its ranges', () => {
     const picker = readFileSync(path.join(WEB_SRC, 'components/range-picker.tsx'), 'utf8');
     assert.match(picker, /const NAMES: Record<Range, string>/);

@@ -12,6 +12,7 @@ import type { Range } from '../../src/analytics/time-series';
 import type { DomainPage, ListDomainsQuery } from '../../src/domains/schemas';
 import type { DomainSettingsBody, V3Domain } from '../../src/domains/v3-schemas';
 import type { WellKnownEntry, WellKnownName } from '../../src/domains/well-known-schemas';
+import type { Tag, TagEditBody } from '../../src/links/tag-schemas';
 import type {
   BulkItem,
   BulkResult,
@@ -29,6 +30,7 @@ import type { QrQuery } from '../../src/qr/schemas';
 import type { ApiToken, NewToken, NewTokenBody, PresentedToken } from '../../src/tokens/schemas';
 import { itemField } from './item-field';
 import { currentToken, type Me } from './session';
+import { filterQuery, NO_FILTER, type TagFilter } from './tags/tag-filter';
 
 /** One field's problem, as the API names it. */
 interface FieldProblem {
@@ -147,6 +149,8 @@ export type {
   NewTokenBody,
   Passkey,
   PresentedToken,
+  Tag,
+  TagEditBody,
   V3Domain,
   WellKnownEntry,
   WellKnownName,
@@ -179,13 +183,15 @@ const domainPath = (domain: string) => `/v3/shorten/domains/${encodeURIComponent
 const linkPath = (domain: string, slug: string) => `/v3/shorten/${encodeURIComponent(domain)}/${encodeURIComponent(slug)}`;
 
 /** A link to make with everything the shorten form has; a password travels in a body, never in a URL. */
-type NewLink = Pick<BulkItem, 'url' | 'slug' | 'domain' | 'comment' | 'password' | 'expiredAt'>;
+type NewLink = Pick<BulkItem, 'url' | 'slug' | 'domain' | 'comment' | 'password' | 'expiredAt' | 'tags'>;
 
 type BulkAnswer = BulkResult[number];
 
 /** One link through POST /v3/shorten/bulk (one item), so that a password is sent in the body; its errors as the form's. */
 async function shortenInBody(input: NewLink): Promise<Shortened> {
-  const item = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined && value !== ''));
+  const item = Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0)),
+  );
   let answers: BulkAnswer[];
   try {
     answers = await call<BulkResult>('POST', '/v3/shorten/bulk', { body: [item] });
@@ -258,28 +264,38 @@ export const api = {
   acceptWithPasskey: (token: string, response: RegistrationResponseJSON, displayName: string) =>
     call<Me>('POST', '/auth/invitation/passkey', { body: { token, response, ...(displayName ? { displayName } : {}) }, token: '' }),
   domains: () => call<DomainPage>('GET', '/v2/shorten-domains', { query: { perPage: 500 } satisfies Partial<ListDomainsQuery> }),
-  /** GET /v3/shorten as the v3 clients use it; with a password or an expiry, the bulk call (a body, not a URL). */
+  /**
+   * GET /v3/shorten as the v3 clients use it; with a password or an expiry, the bulk call (a body, not a URL), and with
+   * tags too (GET /v3/shorten takes none).
+   */
   shorten: (input: NewLink) =>
-    input.password || input.expiredAt
+    input.password || input.expiredAt || (input.tags?.length ?? 0) > 0
       ? shortenInBody(input)
       : call<Shortened>('GET', '/v3/shorten', {
           query: { url: input.url, slug: input.slug, domain: input.domain, comment: input.comment } satisfies ShortenV3Query,
         }),
   /** Whether a token is good (one page of one link), before it is kept. */
   checkToken: (token: string) => call<LinkPage>('GET', '/v3/shorten/list', { query: { perPage: 1 } satisfies Partial<ListV3Query>, token }),
-  list: (page: number, perPage: number, search: string) =>
-    call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search } satisfies Partial<ListV3Query> }),
+  list: (page: number, perPage: number, search: string, filter: TagFilter = NO_FILTER) =>
+    call<LinkPage>('GET', '/v3/shorten/list', { query: { page, perPage, search, ...filterQuery(filter) } satisfies Partial<ListV3Query> }),
   link: (domain: string, slug: string) => call<OneLink>('GET', linkPath(domain, slug)),
   edit: (domain: string, slug: string, edit: LinkEdit) => call<OneLink>('PATCH', linkPath(domain, slug), { body: edit }),
   /** Where the link's redirect would send a visit like this one (its rules, then its query forwarding); no visit is counted. */
   evaluate: (domain: string, slug: string, visit: VisitToTry) => call<VisitOutcome>('POST', `${linkPath(domain, slug)}/evaluate`, { body: visit }),
   remove: (domain: string, slug: string) => call<unknown>('DELETE', linkPath(domain, slug)),
-  clicks: (choice: Choice, link?: string) =>
+  /** The analytics of a link, or of the workspace's links that `filter` keeps by their tags. */
+  clicks: (choice: Choice, link?: string, filter: TagFilter = NO_FILTER) =>
     call<ClickSeries>('GET', '/v3/shorten/analytics/clicks', {
-      query: { ...periodQuery(choice, link), granularity: isHourly(choice) ? 'hour' : 'day' } satisfies Partial<ClicksQuery>,
+      query: { ...periodQuery(choice, link), ...filterQuery(filter), granularity: isHourly(choice) ? 'hour' : 'day' } satisfies Partial<ClicksQuery>,
     }),
-  top: (dimension: string, choice: Choice, link?: string, limit = 10) =>
-    call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, { query: { ...periodQuery(choice, link), limit } satisfies Partial<TopQuery> }),
+  top: (dimension: string, choice: Choice, link?: string, limit = 10, filter: TagFilter = NO_FILTER) =>
+    call<TopList>('GET', `/v3/shorten/analytics/top-${dimension}`, {
+      query: { ...periodQuery(choice, link), ...filterQuery(filter), limit } satisfies Partial<TopQuery>,
+    }),
+  /** The workspace's tags (with their colours and live links), one renamed or recoloured, one deleted (decision 0040). */
+  tags: () => call<Tag[]>('GET', '/v3/tags'),
+  editTag: (name: string, edit: TagEditBody) => call<Tag>('PATCH', `/v3/tags/${encodeURIComponent(name)}`, { body: edit }),
+  removeTag: (name: string) => call<unknown>('DELETE', `/v3/tags/${encodeURIComponent(name)}`),
   tokens: () => call<ApiToken[]>('GET', '/v3/tokens'),
   /** The token this browser is signed in with, and its workspace (for the header). */
   presentedToken: () => call<PresentedToken>('GET', '/v3/tokens/current'),

@@ -1,4 +1,4 @@
-// The shorten form sends a link with a password or an expiry as a one-item bulk call (web/src/api.ts).
+// The shorten form sends a link with a password, an expiry or tags as a one-item bulk call (web/src/api.ts).
 
 /**
  * The field a bulk item's problem is about. A request refused as a whole names it `0.password` (the first item's);
@@ -6,7 +6,7 @@
  * "The slug has already been taken", "The selected domain is invalid").
  */
 export function itemField(text: string): string | undefined {
-  const named = /^(?:\[?0\]?[./])?(url|slug|domain|comment|password|expiredAt)$/.exec(text.replace(/^\//, ''));
+  const named = /^(?:\[?0\]?[./])?(url|slug|domain|comment|password|expiredAt|tags)(?:[./]\d+)?$/.exec(text.replace(/^\//, ''));
   if (named) return named[1];
-  return /^The (?:selected )?(url|slug|domain|comment|password|expiredAt)\b/.exec(text)?.[1];
+  return /^The (?:selected )?(url|slug|domain|comment|password|expiredAt|tags)\b/.exec(text)?.[1];
 }

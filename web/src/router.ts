@@ -43,15 +43,35 @@ export const paths = {
 
 const listeners = new Set<() => void>();
 
+/** Goes to `path` (a query after it kept: `/app/links?tags=launch`), without a reload. */
 export function navigate(path: string): void {
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search) history.pushState(null, '', path);
   for (const listener of listeners) listener();
 }
 
-export function useRoute(): Route {
-  const [route, setRoute] = useState(() => routeOf(location.pathname));
+/**
+ * Replaces the page's URL query (`?…`, or '' for none) in place: a page state kept there (My links' tag filter) is
+ * shared and reloaded as it is, and each change of it is not a step for Back to undo.
+ */
+export function replaceSearch(search: string): void {
+  if (search === location.search) return;
+  history.replaceState(null, '', location.pathname + search);
+  for (const listener of listeners) listener();
+}
+
+/** The page's URL query, following navigation and replaceSearch. */
+export function useSearch(): string {
+  return useAddress(() => location.search);
+}
+
+/**
+ * A value read from the page's address, read again on each navigation: the app's own (navigate, replaceSearch) and
+ * the browser's Back and Forward.
+ */
+function useAddress<T>(read: () => T): T {
+  const [value, setValue] = useState(read);
   useEffect(() => {
-    const update = () => setRoute(routeOf(location.pathname));
+    const update = () => setValue(read());
     listeners.add(update);
     addEventListener('popstate', update);
     return () => {
@@ -59,7 +79,11 @@ export function useRoute(): Route {
       removeEventListener('popstate', update);
     };
   }, []);
-  return route;
+  return value;
+}
+
+export function useRoute(): Route {
+  return useAddress(() => routeOf(location.pathname));
 }
 
 /** A same-app link: plain `<a href>` (so it opens in a new tab too), followed without a reload on a plain click. */
@@ -67,5 +91,5 @@ export function followLink(event: MouseEvent): void {
   const anchor = (event.currentTarget as HTMLAnchorElement | null) ?? null;
   if (!anchor || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   event.preventDefault();
-  navigate(anchor.pathname);
+  navigate(anchor.pathname + anchor.search);
 }

@@ -4,6 +4,8 @@ import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { fromLocalInput, toLocalInput } from '../format';
+import { FormTags } from '../tags/form-tags';
+import { sameNames, tagsOfForm } from '../tags/tag-names';
 import { UtmFields } from '../utm/utm-fields';
 
 const FIELDS = ['url', 'comment', 'password', 'expiredAt', 'maxVisits'] as const;
@@ -32,6 +34,9 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
     const edit: LinkEdit = {};
     if (value('url') !== link.originalUrl) edit.url = value('url');
     if (value('comment') !== link.comment) edit.comment = value('comment') === '' ? null : value('comment');
+    const tags = tagsOfForm(form, 'tags');
+    if (tags.problem !== undefined) return setErrors({ tags: tags.problem });
+    if (!sameNames(tags.tags, link.tags)) edit.tags = tags.tags;
     if (form.get('removePassword') === 'on') edit.password = null;
     else if (value('password') !== '') edit.password = value('password');
     const expiry = value('expiredAt');
@@ -48,7 +53,7 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
       await api.edit(link.domainName, link.slug, edit);
       props.onDone(`Saved ${link.shortUrl}.`);
     } catch (error) {
-      setErrors(error instanceof ApiError ? errorsByField(error, FIELDS) : { form: 'Could not save the link.' });
+      setErrors(error instanceof ApiError ? errorsByField(error, [...FIELDS, 'tags']) : { form: 'Could not save the link.' });
       setBusy(false);
     }
   };
@@ -64,6 +69,7 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
         <Field id="edit-comment" label="Comment" error={errors.comment}>
           {(aria) => <input {...aria} name="comment" defaultValue={link.comment} autoComplete="off" />}
         </Field>
+        <FormTags id="edit-tags" name="tags" initial={link.tags} error={errors.tags} />
         <Field
           id="edit-password"
           label={link.hasPassword ? 'New password' : 'Password'}

@@ -15,6 +15,8 @@ import { RulesSection } from '../rules/rules-section';
 import { VisitTest } from '../rules/visit-test';
 import { type AnalyticsLevel, analyticsLevel } from '../server-facts';
 import { currentToken, useSession } from '../session';
+import { LinkTags } from '../tags/link-tags';
+import { NO_FILTER, searchWithFilter, type TagFilter } from '../tags/tag-filter';
 
 /** The dimensions a link's page lists, in the API's names; bots are apart (their clicks are in no other figure). */
 export const DIMENSIONS = [
@@ -40,9 +42,9 @@ function recordedDimensions(level: AnalyticsLevel, dimensions: readonly string[]
 
 /**
  * The analytics of one period: clicks over time and every top list, for a link or (link undefined) the workspace.
- * Nothing is asked of a server with analytics off.
+ * Nothing is asked of a server with analytics off. `filter`: the workspace's links it keeps by their tags only.
  */
-export function useAnalytics(choice: Choice, link: string | undefined, wanted: readonly string[], level: AnalyticsLevel) {
+export function useAnalytics(choice: Choice, link: string | undefined, wanted: readonly string[], level: AnalyticsLevel, filter = NO_FILTER) {
   const dimensions = recordedDimensions(level, wanted);
   const [series, setSeries] = useState<ClickSeries | null>(null);
   const [tops, setTops] = useState<Tops>({});
@@ -54,22 +56,22 @@ export function useAnalytics(choice: Choice, link: string | undefined, wanted: r
     setError(null);
     if (level === 'off') return;
     const fail = (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load the figures.');
-    api.clicks(choice, link).then((s) => current && setSeries(s), fail);
+    api.clicks(choice, link, filter).then((s) => current && setSeries(s), fail);
     for (const dimension of dimensions) {
-      api.top(dimension, choice, link).then((list) => current && setTops((all) => ({ ...all, [dimension]: list })), fail);
+      api.top(dimension, choice, link, undefined, filter).then((list) => current && setTops((all) => ({ ...all, [dimension]: list })), fail);
     }
     return () => {
       current = false;
     };
-  }, [JSON.stringify(choice), link, dimensions.join(), level]);
+  }, [JSON.stringify(choice), link, dimensions.join(), level, searchWithFilter('', filter)]);
   return { series, tops, error };
 }
 
 /** What Figures shows of a link (`link`: domain/slug) or, without one, of the workspace: a range (7 days at first) and its figures. */
-export function useFigures(link: string | undefined, wanted: readonly string[]) {
+export function useFigures(link: string | undefined, wanted: readonly string[], filter: TagFilter = NO_FILTER) {
   const [range, setRange] = useState<Choice>('7d');
   const level = analyticsLevel();
-  return { range, onRange: setRange, level, ...useAnalytics(range, link, wanted, level) };
+  return { range, onRange: setRange, level, ...useAnalytics(range, link, wanted, level, filter) };
 }
 
 const ALL = [...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
@@ -124,6 +126,7 @@ export function LinkPage(props: { domain: string; slug: string }) {
               <dd>
                 <span class={`badge ${linkStatus(link).kind}`}>{linkStatus(link).text}</span>
               </dd>
+              <LinkTags tags={link.tags} />
               <dt>Created</dt>
               <dd>{formatDateTime(link.createdAt)}</dd>
               <dt>Expires</dt>

@@ -8,13 +8,17 @@ import { Modal } from '../components/modal';
 import { QrCode } from '../components/qr-code';
 import { formatDate, linkStatus } from '../format';
 import { paths } from '../router';
+import { TagChips } from '../tags/tag-chips';
+import { describeFilter, isFiltering, searchWithFilter, type TagFilter } from '../tags/tag-filter';
+import { TagFilterBar } from '../tags/tag-filter-bar';
+import { useKnownTags, useTagColors, useTagFilter } from '../tags/use-tags';
 import { EditLink } from './edit-link';
 
 const PER_PAGE = 20;
 
 type Dialog = { kind: 'edit' | 'delete' | 'qr'; link: Link } | null;
 
-/** The caller's links, newest first: search, pages, and each link's copy, QR, edit and delete. */
+/** The caller's links, newest first: search, a filter by tags, pages, and each link's tags, copy, QR, edit and delete. */
 export function MyLinksPage() {
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
@@ -26,18 +30,26 @@ export function MyLinksPage() {
 
   const [reloads, setReloads] = useState(0);
   const load = () => setReloads((n) => n + 1);
+  const [filter, setFilter] = useTagFilter();
+  const known = useKnownTags(reloads);
+  const colors = useTagColors(known);
+  const filterBy = (next: TagFilter) => {
+    setFilter(next);
+    setPage(1);
+  };
+  const filtered = isFiltering(filter) ? ` ${describeFilter(filter)}` : '';
   useEffect(() => {
     // Only the answer to the newest request is shown, whatever order the answers arrive in.
     let current = true;
     setError(null);
-    api.list(page, PER_PAGE, query).then(
+    api.list(page, PER_PAGE, query, filter).then(
       (answer) => current && setData(answer),
       (e: unknown) => current && setError(e instanceof ApiError ? e.message : 'Could not load your links.'),
     );
     return () => {
       current = false;
     };
-  }, [page, query, reloads]);
+  }, [page, query, reloads, searchWithFilter('', filter)]);
 
   // The search runs as the user types, a moment after the last key.
   useEffect(() => {
@@ -75,6 +87,7 @@ export function MyLinksPage() {
           New link
         </AppLink>
       </div>
+      <TagFilterBar id="links-filter" known={known} filter={filter} onChange={filterBy} />
       <p class="notice" role="status">
         {notice}
       </p>
@@ -83,11 +96,15 @@ export function MyLinksPage() {
           {error}
         </p>
       )}
-      {data && data.links.length === 0 && <p class="muted">{query ? `No link matches “${query}”.` : 'No links yet: shorten one.'}</p>}
+      {data && data.links.length === 0 && (
+        <p class="muted">{query || filtered ? `No link${filtered}${query ? ` matches “${query}”` : ''}.` : 'No links yet: shorten one.'}</p>
+      )}
       {data && data.links.length > 0 && (
         <div class="table-wrap">
           <table class="links">
-            <caption class="visually-hidden">Your links, newest first{query ? `, matching “${query}”` : ''}</caption>
+            <caption class="visually-hidden">
+              Your links{filtered}, newest first{query ? `, matching “${query}”` : ''}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Short link</th>
@@ -113,6 +130,7 @@ export function MyLinksPage() {
                         {link.comment}
                       </span>
                     )}
+                    <TagChips tags={link.tags} colors={colors} onPick={(name) => filterBy({ ...filter, tags: [name], mode: 'any' })} />
                   </td>
                   <td data-label="Destination" class="destination">
                     <a href={link.originalUrl} class="clip" title={link.originalUrl} target="_blank" rel="noreferrer">

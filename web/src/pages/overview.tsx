@@ -2,21 +2,34 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { TopList } from '../components/top-list';
 import { paths } from '../router';
+import { searchWithFilter } from '../tags/tag-filter';
+import { TagFilterBar } from '../tags/tag-filter-bar';
+import { useKnownTags, useTagFilter } from '../tags/use-tags';
 import { DIMENSIONS, Figures, useFigures } from './link-page';
 
 const ALL = ['short-links', ...DIMENSIONS.map(([dimension]) => dimension), 'bots'];
 
-/** The workspace: totals and top links for the range, then the same figures as a link's page. */
+/**
+ * The workspace: totals and top links for the range, then the same figures as a link's page; all of them of the
+ * links a filter by tags keeps, when one is set (kept in the page's address, as My links keeps its own).
+ */
 export function OverviewPage() {
-  const figures = useFigures(undefined, ALL);
+  const [filter, setFilter] = useTagFilter();
+  const known = useKnownTags();
+  const figures = useFigures(undefined, ALL, filter);
   const { tops, level } = figures;
   const [links, setLinks] = useState<number | null>(null);
   useEffect(() => {
-    api.list(1, 1, '').then(
-      (page) => setLinks(page.metadata.total),
-      () => setLinks(null),
+    let current = true;
+    setLinks(null);
+    api.list(1, 1, '', filter).then(
+      (page) => current && setLinks(page.metadata.total),
+      () => current && setLinks(null),
     );
-  }, []);
+    return () => {
+      current = false;
+    };
+  }, [searchWithFilter('', filter)]);
   const clicks = figures.series?.data.reduce((sum, point) => sum + point.click, 0);
   const bots = tops.bots?.data.reduce((sum, entry) => sum + entry.click, 0);
   return (
@@ -30,6 +43,7 @@ export function OverviewPage() {
         </div>
       }
     >
+      <TagFilterBar id="overview-filter" known={known} filter={filter} onChange={setFilter} />
       <dl class="totals">
         {level !== 'off' && (
           <>

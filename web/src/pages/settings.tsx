@@ -1,13 +1,14 @@
 import { AppLink } from '../components/app-link';
 import { paths } from '../router';
 import { useSession } from '../session';
+import { TagsSettings } from '../tags/tags-settings';
 import { ApiTokens } from './api-tokens';
 import { Domains } from './domains';
 import { Members } from './members';
 import { Passkeys } from './passkeys';
 
 /**
- * The workspace's settings: its API tokens, its members and its domains; and, for a signed-in person, their own
+ * The workspace's settings: its API tokens, its members, its domains and its tags; and, for a signed-in person, their own
  * password (a page of its own) and passkeys.
  */
 export function SettingsPage() {
@@ -34,6 +35,9 @@ export function SettingsPage() {
       </section>
       <section class="card" aria-labelledby="domains">
         <Domains headingId="domains" />
+      </section>
+      <section class="card" aria-labelledby="tags">
+        <TagsSettings headingId="tags" />
       </section>
     </>
   );

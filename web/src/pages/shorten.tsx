@@ -5,10 +5,12 @@ import { errorsByField, Field } from '../components/field';
 import { QrCode } from '../components/qr-code';
 import { fromLocalInput } from '../format';
 import { currentToken, useSignedIn } from '../session';
+import { FormTags } from '../tags/form-tags';
+import { tagsOfForm } from '../tags/tag-names';
 import { withScheme } from '../typed-url';
 import { UtmFields } from '../utm/utm-fields';
 
-const FIELDS = ['url', 'slug', 'domain', 'comment', 'password', 'expiredAt'] as const;
+const FIELDS = ['url', 'slug', 'domain', 'comment', 'tags', 'password', 'expiredAt'] as const;
 /** The fields under "More options": opened when the API names one of them. */
 const MORE = new Set<string>(['password', 'expiredAt']);
 
@@ -48,6 +50,8 @@ export function ShortenPage(props: { onSignIn: () => void }) {
     const url = withScheme(value('url'));
     if (urlInput.current) urlInput.current.value = url;
     const expiry = value('expiredAt');
+    const tags = tagsOfForm(form, 'tags');
+    if (tags.problem !== undefined) return setErrors({ tags: tags.problem });
     setBusy(true);
     setErrors({});
     try {
@@ -59,6 +63,7 @@ export function ShortenPage(props: { onSignIn: () => void }) {
           comment: value('comment'),
           password: value('password'),
           expiredAt: expiry === '' ? '' : fromLocalInput(expiry),
+          tags: tags.tags,
         }),
       );
     } catch (error) {
@@ -141,6 +146,7 @@ export function ShortenPage(props: { onSignIn: () => void }) {
       <Field id="shorten-comment" label="Comment (optional)" error={errors.comment}>
         {(aria) => <input {...aria} name="comment" autoComplete="off" />}
       </Field>
+      {signedIn && <FormTags id="shorten-tags" name="tags" initial={[]} error={errors.tags} />}
       <details class="more" ref={moreOptions} open={more} onToggle={(event) => setMore((event.currentTarget as HTMLDetailsElement).open)}>
         <summary>More options</summary>
         <div class="row">
