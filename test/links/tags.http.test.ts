@@ -3,11 +3,24 @@
 // list's filters by tag (any, all, exclude). Another workspace's tags are neither seen nor found.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import pg from 'pg';
 import { qs, type TestAccount, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
 import { member } from '../support/people.js';
 
 let counter = 0;
+/** Until another session of the database waits on a lock (the rename, on the workspace's row). */
+async function waitForLockWait(client: pg.Client): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    const { rows } = await client.query(
+      "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+    );
+    if (rows[0].waiting > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the rename never waited');
+}
+
 const freshUrl = () => `https://example.com/tags/${Date.now()}-${++counter}`;
 
 for (const dialect of dialects) {
@@ -168,6 +181,32 @@ for (const dialect of dialects) {
       assert.equal(badName.json().errors[0].field, 'name');
       assert.equal((await call(account, 'PATCH', '/v3/tags/nothing', { color: '#000000' })).statusCode, 404);
     });
+
+    if (dialect === 'postgres')
+      it('answers 409 when a link makes a tag of the new name while the rename is under way', async () => {
+        const account = await ctx.t.account();
+        await make(account, ['old']);
+        // A link's write holding a new tag 'Fresh' uncommitted: its foreign key's key-share lock on the workspace's row
+        // makes the rename's turn (for update) wait until it commits, and the rename then finds the name in use.
+        const writer = new pg.Client({ connectionString: ctx.db.url });
+        await writer.connect();
+        try {
+          await writer.query('begin');
+          await writer.query("insert into tags (account_id, name, name_key, color, created_at) values ($1, 'Fresh', 'fresh', null, $2)", [
+            account.id,
+            Date.now(),
+          ]);
+          const renaming = call(account, 'PATCH', '/v3/tags/old', { name: 'FRESH' });
+          await waitForLockWait(writer);
+          await writer.query('commit');
+          const renamed = await renaming;
+          assert.equal(renamed.statusCode, 409, renamed.body);
+          assert.equal(renamed.json().code, 'E_CONFLICT');
+        } finally {
+          await writer.end();
+        }
+        assert.deepEqual((await tagList(account)).map((tag) => tag.name), ['Fresh', 'old']);
+      });
 
     it('deletes a tag from every link, which keep their other tags', async () => {
       const account = await ctx.t.account();
