@@ -2,10 +2,12 @@
 // caller): a request that fails them is refused before any work (decision 0017).
 import { BriefError, type FieldError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
-import type { StoredRule } from '../storage/stores/links.js';
+import type { StoredPreview, StoredRule } from '../storage/stores/links.js';
 import { validateSlug } from './codes.js';
 import { COMMENT_MAX_LENGTH, checkMaxVisits, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
+import { checkPreview } from './link-preview.js';
 import { checkRules, type RuleInput } from './link-rules.js';
+import type { PreviewInput } from './preview-schemas.js';
 
 /** A link to make, as every version of the interface asks for one. */
 export interface LinkInput {
@@ -29,6 +31,8 @@ export interface LinkInput {
   rules?: readonly RuleInput[];
   /** Past this many counted visits (bots excluded) the link answers 410; null or absent: no limit. */
   maxVisits?: number | null;
+  /** The card preview fetchers get (decision 0041); null or absent: none. */
+  preview?: PreviewInput;
 }
 
 /** A link input whose fields passed their checks: what is left can fail only at write time. */
@@ -47,6 +51,8 @@ export interface CheckedLink {
   readonly rules: readonly StoredRule[];
   /** null: no visit limit. */
   readonly maxVisits: number | null;
+  /** null: no card. */
+  readonly preview: StoredPreview | null;
 }
 
 /** The field errors of a validation error; any other error is thrown on. */
@@ -82,6 +88,7 @@ export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now 
     forwardQuery: input.forwardQuery !== false,
     rules: input.rules === undefined ? [] : (field(() => checkRules(input.rules!, allowCredentials)) ?? []),
     maxVisits: input.maxVisits === undefined ? null : field(() => checkMaxVisits(input.maxVisits)),
+    preview: input.preview === undefined ? null : field(() => checkPreview(input.preview!, allowCredentials)),
   };
   const [first] = errors;
   if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);

@@ -4,6 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { withDefaults } from '../query-defaults.js';
 import { CONDITION_TYPES, MAX_RULES } from '../redirect/rules/rule-types.js';
 import { MAX_CONDITIONS, MAX_SPLIT_TARGETS, SEARCH_MAX_LENGTH } from './link-fields.js';
+import { PreviewField, PreviewInput } from './preview-schemas.js';
 
 const FORWARD_QUERY =
   "Brief's addition: whether the redirect adds a visitor's query string to the destination's (the destination's own value " +
@@ -100,6 +101,7 @@ export const BulkItem = Type.Object({
   forwardQuery: Type.Optional(Type.Boolean({ description: FORWARD_QUERY })),
   rules: Type.Optional(Rules),
   maxVisits: Type.Optional(MaxVisits(MAX_VISITS, 100)),
+  preview: Type.Optional(PreviewInput()),
 });
 export type BulkItem = Static<typeof BulkItem>;
 
@@ -204,6 +206,7 @@ const linkFields = {
   forwardQuery: Type.Boolean({ description: FORWARD_QUERY }),
   rules: Type.Array(RuleSchema, { description: `${RULES} \`[]\` when the link has none.`, examples: [RULES_EXAMPLE] }),
   maxVisits: Type.Union([Type.Integer(), Type.Null()], { description: `${MAX_VISITS} Always present.`, examples: [100] }),
+  preview: PreviewField,
   userId: Uuid,
   workspaceId: Uuid,
   comment: Type.String(),
@@ -250,6 +253,7 @@ export const EditBody = Type.Object(
     maxVisits: Type.Optional(
       MaxVisits(`${MAX_VISITS} Raising it reopens a link that reached it; null removes it. A limit takes the link out of dedupe.`, 500),
     ),
+    preview: Type.Optional(PreviewInput(' Replaces the link\'s card whole; null removes it.')),
   },
   { description: 'Only the fields given change.' },
 );

@@ -52,6 +52,7 @@ function toV3Link({ link, domain }: PlacedLink, clicks: number) {
     // Checked against the API's own shape before they were stored (link-rules.ts).
     rules: link.rules as RuleSchema[],
     maxVisits: link.maxVisits,
+    preview: link.preview,
     userId: userUuid(link.accountId),
     workspaceId: workspaceUuid(link.accountId),
     comment: link.comment ?? '',

@@ -20,6 +20,14 @@ export interface StoredRule {
   readonly conditions: ReadonlyArray<{ readonly type: string; readonly key?: string; readonly value?: string }>;
 }
 
+/** A link's card for social apps' preview fetchers (decision 0041): a title at least; Brief never fetches the image. */
+export interface StoredPreview {
+  readonly title: string;
+  readonly description: string | null;
+  /** An https URL. */
+  readonly image: string | null;
+}
+
 export interface LinkRecord {
   /** Also the link's `tally`. */
   readonly id: number;
@@ -54,6 +62,8 @@ export interface LinkRecord {
   readonly rules: readonly StoredRule[];
   /** Past this many counted visits (bots excluded) it answers 410; null: no limit. */
   readonly maxVisits: number | null;
+  /** The card preview fetchers get; null: none (they get the redirect). */
+  readonly preview: StoredPreview | null;
 }
 
 /** A link to create; the store makes its code from its id. */
@@ -82,6 +92,8 @@ export interface NewLink {
   readonly rules: readonly StoredRule[];
   /** null: no visit limit. */
   readonly maxVisits: number | null;
+  /** null: no card for preview fetchers. */
+  readonly preview: StoredPreview | null;
 }
 
 /** What an edit changes; absent fields stay as they are, null clears. */
@@ -96,6 +108,8 @@ export interface LinkChanges {
   readonly rules?: readonly StoredRule[];
   /** The link's visit limit; null removes it. A limit takes the link out of dedupe. */
   readonly maxVisits?: number | null;
+  /** The link's card for preview fetchers, replacing the one it had; null removes it. */
+  readonly preview?: StoredPreview | null;
 }
 
 /** A link with the clicks counted for it so far. */
@@ -125,6 +139,8 @@ export interface LinkTarget {
   readonly rules?: readonly StoredRule[];
   /** Only on links with a visit limit: absent on the rest. */
   readonly visitLimit?: VisitLimit;
+  /** Only on links with a card for preview fetchers: absent on the rest. */
+  readonly preview?: StoredPreview;
 }
 
 /** A link's visit limit, and the visits counted against it when the target was read. */
