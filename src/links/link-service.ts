@@ -13,8 +13,8 @@ import type { LinkChangeFeed } from './link-change-feed.js';
 import { LINK_ERRORS } from './link-errors.js';
 import { COMMENT_MAX_LENGTH, checkMaxVisits, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
-import { parseLinkReference } from './link-reference.js';
 import { checkPreview } from './link-preview.js';
+import { parseLinkReference } from './link-reference.js';
 import { checkRules, ruleTargets } from './link-rules.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
 import type { ShortenInput } from './schemas.js';
@@ -138,8 +138,7 @@ export class LinkService {
     const { reuseExisting: reuse, forwardQuery, rules, maxVisits, preview } = input;
     // A password, an expiry, forwarding turned off, rules, a visit limit or a card make a link of its own: never
     // returned for another request, never returned to one.
-    const ordinary =
-      password === null && expiresAt === null && forwardQuery && rules.length === 0 && maxVisits === null && preview === null;
+    const ordinary = password === null && expiresAt === null && forwardQuery && rules.length === 0 && maxVisits === null && preview === null;
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,

@@ -6,7 +6,7 @@ import { PREVIEW_DESCRIPTION_MAX_LENGTH, TITLE_MAX_LENGTH } from './link-fields.
 const PREVIEW =
   "Brief's addition (decision 0041): the card the link shows when it is pasted into a chat or social app. Their preview " +
   'fetchers (Slack, WhatsApp, X, LinkedIn, iMessage, Discord, Telegram, …) get a small HTML page with these as its ' +
-  "Open Graph and Twitter card tags, and a link on to the destination; people, search engines and other bots get the redirect. " +
+  'Open Graph and Twitter card tags, and a link on to the destination; people, search engines and other bots get the redirect. ' +
   `\`title\`: 1 to ${TITLE_MAX_LENGTH} characters; \`description\`: at most ${PREVIEW_DESCRIPTION_MAX_LENGTH}; \`image\`: an https URL ` +
   '(Brief never fetches it). null: no card.';
 

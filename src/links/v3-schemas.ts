@@ -253,7 +253,7 @@ export const EditBody = Type.Object(
     maxVisits: Type.Optional(
       MaxVisits(`${MAX_VISITS} Raising it reopens a link that reached it; null removes it. A limit takes the link out of dedupe.`, 500),
     ),
-    preview: Type.Optional(PreviewInput(' Replaces the link\'s card whole; null removes it.')),
+    preview: Type.Optional(PreviewInput(" Replaces the link's card whole; null removes it.")),
   },
   { description: 'Only the fields given change.' },
 );

@@ -37,7 +37,11 @@ describe('preview fetchers', () => {
       );
     }
     for (const [, agent] of PREVIEW_FETCHER_AGENTS) {
-      assert.equal(PREVIEW_FETCHER.test(agent), PREVIEW_FETCHERS.some(([pattern]) => pattern.test(agent)), agent);
+      assert.equal(
+        PREVIEW_FETCHER.test(agent),
+        PREVIEW_FETCHERS.some(([pattern]) => pattern.test(agent)),
+        agent,
+      );
     }
   });
 });

@@ -155,7 +155,8 @@ for (const dialect of dialects) {
       const tags = metaOf(answer.body);
       assert.equal(tags.get('og:title'), 'Summer sale');
       assert.equal(tags.get('twitter:card'), 'summary', 'no image: the small card');
-      for (const gone of ['og:description', 'og:image', 'twitter:description', 'twitter:image', 'description']) assert.equal(tags.has(gone), false, gone);
+      for (const gone of ['og:description', 'og:image', 'twitter:description', 'twitter:image', 'description'])
+        assert.equal(tags.has(gone), false, gone);
     });
 
     it('escapes hostile titles, descriptions and images', async () => {
