@@ -29,7 +29,7 @@ for (const dialect of dialects) {
     };
     const get = (account: TestAccount, slug: string) =>
       ctx.t.app.inject({ method: 'GET', url: `/v3/shorten/${BASE_HOST}/${slug}`, headers: account.headers });
-    const patch = (account: TestAccount, slug: string, payload: unknown) =>
+    const patch = (account: TestAccount, slug: string, payload: Record<string, unknown>) =>
       ctx.t.app.inject({ method: 'PATCH', url: `/v3/shorten/${BASE_HOST}/${slug}`, headers: account.headers, payload });
     const fieldsOf = (body: string) => (JSON.parse(body).errors as Array<{ field: string }>).map((error) => error.field);
 
