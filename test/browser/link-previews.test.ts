@@ -110,7 +110,10 @@ describe('a link’s card for chat apps (Chromium)', { timeout: 180_000 }, () =>
       await page.getByText(`Saved ${server.origin}/${slug}.`).waitFor();
       assert.equal(await stored(), null);
       await page.goto(`${server.origin}/app/links/${encodeURIComponent(domain)}/${slug}`);
-      await page.getByRole('region', { name: 'Card in chats' }).getByText(/No card: chat apps show the destination's own preview/).waitFor();
+      await page
+        .getByRole('region', { name: 'Card in chats' })
+        .getByText(/No card: chat apps show the destination's own preview/)
+        .waitFor();
     } finally {
       if (!page.isClosed()) await page.close();
       await context.close();
