@@ -178,28 +178,39 @@ export async function firstPerson(env: Record<string, string>, email: string, wo
 }
 
 /**
- * A suite in Chromium against the built server, on a scratch folder of its own (`extra`: the server's
- * environment beyond serverEnv's), whose first person, `email` named Ada, has joined workspace acme with
- * `password`: set up before the suite's tests, closed and removed after them.
+ * A suite in Chromium against the built server, on a scratch folder of its own: `start` (given the folder) starts the
+ * server and Chromium before the suite's tests; both are closed and the folder removed after them. What `start`
+ * answered, once it has.
  */
-export function suiteWithFirstPerson(prefix: string, email: string, password: string, extra: Record<string, string> = {}) {
+function browserSuite<T extends { server: ServerProcess; browser: Browser }>(prefix: string, start: (dir: string) => Promise<T>): () => T {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  let started: { env: Record<string, string>; server: ServerProcess; browser: Browser } | undefined;
+  let started: T | undefined;
   before(async () => {
-    const { env } = await serverEnv(dir, extra);
-    const accept = await firstPerson(env, email, 'acme');
-    started = { env, ...(await startServerAndChromium(env)) };
-    await accept(started.server.origin, password, 'Ada');
+    started = await start(dir);
   });
   after(async () => {
     await started?.browser.close();
     await started?.server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const get = () => {
+  return () => {
     assert.ok(started, 'the suite has started its server and Chromium');
     return started;
   };
+}
+
+/**
+ * A suite in Chromium against the built server (`extra`: the server's environment beyond serverEnv's), whose first
+ * person, `email` named Ada, has joined workspace acme with `password`.
+ */
+export function suiteWithFirstPerson(prefix: string, email: string, password: string, extra: Record<string, string> = {}) {
+  const get = browserSuite(prefix, async (dir) => {
+    const { env } = await serverEnv(dir, extra);
+    const accept = await firstPerson(env, email, 'acme');
+    const started = { env, ...(await startServerAndChromium(env)) };
+    await accept(started.server.origin, password, 'Ada');
+    return started;
+  });
   return {
     get env() {
       return get().env;
@@ -209,6 +220,29 @@ export function suiteWithFirstPerson(prefix: string, email: string, password: st
     },
     get browser() {
       return get().browser;
+    },
+  };
+}
+
+/** A suite in Chromium against the built server, with account `name` made by the CLI and a token of it (`brief token create`). */
+export function suiteWithToken(prefix: string, name: string) {
+  const get = browserSuite(prefix, async (dir) => {
+    const { env } = await serverEnv(dir);
+    assert.equal((await runCli(env, 'account', 'create', name)).code, 0);
+    const created = await runCli(env, 'token', 'create', name);
+    assert.equal(created.code, 0, created.stderr);
+    const token = created.stdout.trim().split('\n').at(-1)!.trim();
+    return { token, ...(await startServerAndChromium(env)) };
+  });
+  return {
+    get server() {
+      return get().server;
+    },
+    get browser() {
+      return get().browser;
+    },
+    get token() {
+      return get().token;
     },
   };
 }

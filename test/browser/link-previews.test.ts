@@ -3,39 +3,17 @@
 // with one PATCH is on the link's page and is what a preview fetcher gets from the built server; emptied, it is gone.
 // Axe clean at both widths.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { runCli, type ServerProcess } from '../support/process.js';
-import { assertAccessible, openPage, screenshot, serverEnv, startServerAndChromium, WIDTHS } from './browser.js';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, openPage, screenshot, suiteWithToken, WIDTHS } from './browser.js';
 
 const SLACK = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 
 describe('a link’s card for chat apps (Chromium)', { timeout: 180_000 }, () => {
-  let dir: string;
-  let server: ServerProcess;
-  let browser: Browser;
-  let token: string;
-
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-browser-previews-'));
-    const { env } = await serverEnv(dir);
-    assert.equal((await runCli(env, 'account', 'create', 'carder')).code, 0);
-    const created = await runCli(env, 'token', 'create', 'carder');
-    assert.equal(created.code, 0, created.stderr);
-    token = created.stdout.trim().split('\n').at(-1)!.trim();
-    ({ server, browser } = await startServerAndChromium(env));
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = suiteWithToken('brief-browser-previews-', 'carder');
 
   it('sets a card in the edit form with a live preview, shows it on the link’s page, and removes it', async () => {
+    const { server, browser, token } = suite;
     const auth = { authorization: `Bearer ${token}` };
     const made = await fetch(`${server.origin}/v3/shorten?url=${encodeURIComponent('https://example.com/spring')}`, { headers: auth });
     assert.equal(made.status, 200);
