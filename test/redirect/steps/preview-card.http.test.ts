@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import { describe, it } from 'node:test';
-import { BASE_HOST, BASE_PREFIX, buildTestApp, qs, type TestAccount, useTestApp } from '../../support/app.js';
+import { BASE_HOST, BASE_PREFIX, buildTestApp, PUBLIC_HOST, qs, type TestAccount, useTestApp } from '../../support/app.js';
 import { dialects } from '../../support/database.js';
 import { CHROME, CURL, GOOGLEBOT, OTHER_BOT_AGENTS, PEOPLE_AGENTS, PREVIEW_FETCHER_AGENTS } from '../../support/preview-fetchers.js';
 import { awayFromBoundary } from '../../support/time.js';
@@ -100,6 +100,20 @@ for (const dialect of dialects) {
           assert.equal(Number(answer.headers['content-length']), Buffer.byteLength(answer.body), app);
         }
       }
+    });
+
+    it('names the short URL on its own domain as og:url (a public domain: https)', async () => {
+      const account = await ctx.t.account('card-domain');
+      const res = await ctx.t.app.inject({
+        method: 'POST',
+        url: '/v3/shorten/bulk',
+        headers: account.headers,
+        payload: [{ url: fresh(), domain: PUBLIC_HOST, preview: CARD }],
+      });
+      const { slug } = res.json()[0] as { slug: string };
+      const answer = await ctx.t.app.inject({ url: `/${slug}`, headers: { host: PUBLIC_HOST, 'user-agent': SLACK } });
+      assert.equal(answer.statusCode, 200);
+      assert.equal(metaOf(answer.body).get('og:url'), `https://${PUBLIC_HOST}/${slug}`);
     });
 
     it('gives people, search engines, other bots and curl the redirect, marked as depending on the User-Agent', async () => {
