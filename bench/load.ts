@@ -13,8 +13,8 @@ export type { LoadResult };
 
 /** What each request of a load is. */
 export type LoadRequest =
-  /** GET of one path. */
-  | { kind: 'fixed'; path: string }
+  /** GET of one path, with a User-Agent when given (none otherwise, as wrk sends). */
+  | { kind: 'fixed'; path: string; userAgent?: string }
   /** GET /<key> of a random one of `links` preloaded links (bench/link-keys.ts); `zipf`: ranks drawn with s = 1. */
   | { kind: 'link' | 'zipf'; links: number }
   /** GET /v2/shorten of a URL never shortened before. */
@@ -46,12 +46,12 @@ function onPath(command: string): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && fs.existsSync(path.join(dir, command)));
 }
 
-/** The arguments bench/wrk-load.lua reads: KIND COUNT HOST RUN [PATH]. */
+/** The arguments bench/wrk-load.lua reads: KIND COUNT HOST RUN [PATH [USER_AGENT]]. */
 function loadArgs(request: LoadRequest, host: string): string[] {
   const run = freshRunId();
   switch (request.kind) {
     case 'fixed':
-      return ['fixed', '0', host, run, request.path];
+      return ['fixed', '0', host, run, request.path, ...(request.userAgent === undefined ? [] : [request.userAgent])];
     case 'link':
     case 'zipf':
       return [request.kind, String(request.links), host, run];

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { openDatabase } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { linkKey, linkUrl } from './link-keys.js';
+import { CARDED_LINK } from './scenarios.js';
 
 /**
  * Makes a SQLite database with `count` links, fast: the real migrations first, then one
@@ -33,6 +34,10 @@ export async function preloadLinks(file: string, domain: string, count: number):
       insert.run(code, domain, code, url, createHash('sha256').update(url).digest(), anonymous.id, now - (count - i));
     }
   })();
+  // One link with a card for chat apps (decision 0041), for "redirect hot card".
+  sqlite
+    .prepare('update links set preview_title = ?, preview_description = ?, preview_image = ? where key = ?')
+    .run('Spring sale', 'Until Sunday, everywhere.', 'https://img.example.com/sale.jpg', linkKey(CARDED_LINK));
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
   sqlite.close();
 }

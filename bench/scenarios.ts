@@ -18,9 +18,19 @@ export const BULK_ITEMS = 200;
 
 export const DOMAIN = 'brief.bench';
 
+/** A person's browser, for the scenarios whose answer may depend on the User-Agent. */
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/** The preloaded link that has a card for chat apps (bench/preload.ts), where the build stores cards. */
+export const CARDED_LINK = 1;
+
 export const SCENARIOS: readonly Scenario[] = [
   { name: 'baseline', server: 'baseline', request: () => ({ kind: 'fixed', path: '/abc' }) },
   { name: 'redirect hot', server: 'brief', request: () => ({ kind: 'fixed', path: `/${linkKey(0)}` }) },
+  // A person's visit of the hot link, and of a link with a card (decision 0041), by a browser; against a build without
+  // cards the second is a plain link too: what a person's visit of a link with a card costs over a plain one's.
+  { name: 'redirect hot browser', server: 'brief', request: () => ({ kind: 'fixed', path: `/${linkKey(0)}`, userAgent: BROWSER }) },
+  { name: 'redirect hot card', server: 'brief', request: () => ({ kind: 'fixed', path: `/${linkKey(CARDED_LINK)}`, userAgent: BROWSER }) },
   { name: 'redirect zipf', server: 'brief', request: (links) => ({ kind: 'zipf', links }) },
   { name: 'redirect cold', server: 'brief', request: (links) => ({ kind: 'link', links }) },
   { name: 'redirect cold 1k', server: 'brief1k', request: (links) => ({ kind: 'link', links }) },

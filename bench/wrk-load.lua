@@ -1,5 +1,5 @@
 -- The load of one benchmark scenario, run by wrk (bench/load.ts starts it):
---   wrk -t1 -cN -dS -s bench/wrk-load.lua URL -- KIND COUNT HOST RUN
+--   wrk -t1 -cN -dS -s bench/wrk-load.lua URL -- KIND COUNT HOST RUN [PATH [USER_AGENT]]
 -- KIND: fixed (GET COUNT is unused; the path is PATH_FIXED below), link (GET /<key> of a random one of
 -- COUNT preloaded links), zipf (the same, the link's rank drawn with Zipf s = 1), shorten (GET
 -- /v2/shorten of a new URL each time), bulk (POST /v3/shorten/bulk with COUNT new URLs).
@@ -54,6 +54,7 @@ function init(args)
   run = args[4]
   math.randomseed(tonumber(run, 36) or os.time())
   if kind == "fixed" then
+    if args[6] then wrk.headers["User-Agent"] = args[6] end
     fixed_request = wrk.format("GET", args[5])
   elseif kind == "bulk" then
     wrk.headers["Content-Type"] = "application/json"

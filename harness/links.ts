@@ -20,6 +20,7 @@ export function newLink(url: string, extra: Partial<NewLink> = {}): NewLink {
     forwardQuery: true,
     rules: [],
     maxVisits: null,
+    preview: null,
     ...extra,
   };
 }

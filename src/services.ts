@@ -238,6 +238,7 @@ export function createRedirects(
   const domainRedirects = new DomainRedirects(database.domains, log, {
     defaultHost: config.defaultDomain.hostname,
     configuredHosts: config.publicDomains.map((domain) => domain.hostname),
+    urlPrefixes: config.publicDomains.map((domain) => domain.urlPrefix),
     strict: config.strictHosts,
   });
   domains.onChange(() => domainRedirects.refresh().catch((err: unknown) => log.warn({ err }, 'could not read the domain settings')));
@@ -247,7 +248,8 @@ export function createRedirects(
   // Click analytics: each visit noted on the request path, enriched and written every CLICK_FLUSH_MS.
   const events = visitRecorder(config, database, log);
   if (events) observers.push(events.observe);
-  const resolver = new LinkResolver(database.links, cache, { visits: visitLimits });
+  // The steps of the links loaded: the visits counted against limits, and the domains' prefixes for a card's short URL.
+  const resolver = new LinkResolver(database.links, cache, { visits: visitLimits, origins: domainRedirects });
   const pipeline = new RedirectPipeline(
     resolver,
     redirectAnswers(config),

@@ -1,5 +1,6 @@
 // Brief's HTML, in one place every layer may use: the few pages a visitor of a short URL can see
-// (static: nothing from the request is echoed) and the security headers of every HTML answer
+// (static: nothing from the request is echoed; a link's card page, escaped, says only what its owner
+// set and where it goes) and the security headers of every HTML answer
 // (those pages, the API reference at /docs, and the web app and its assets).
 import { createHash } from 'node:crypto';
 
@@ -133,3 +134,59 @@ function passwordPage(wrong: boolean): string {
 
 export const PASSWORD_PAGE = passwordPage(false);
 export const WRONG_PASSWORD_PAGE = passwordPage(true);
+
+/** Text made safe for HTML, in an element or a quoted attribute alike. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** What a link's card page says (decision 0041): the link's card, its short URL and where it goes. */
+export interface CardPageParts {
+  readonly title: string;
+  readonly description: string | null;
+  /** An https URL, or null. */
+  readonly image: string | null;
+  readonly shortUrl: string;
+  readonly destination: string;
+}
+
+/**
+ * The page a link-preview fetcher gets for a link with a card: the Open Graph and Twitter card tags each app reads
+ * (`og:url` the short URL, so an app that follows it comes back here), a refresh and a link on to the destination for
+ * anyone who opens it. Every value is escaped; no script, the one style of Brief's pages.
+ */
+export function cardPage(card: CardPageParts): string {
+  const title = escapeHtml(card.title);
+  const description = card.description === null ? null : escapeHtml(card.description);
+  const image = card.image === null ? null : escapeHtml(card.image);
+  const destination = escapeHtml(card.destination);
+  const meta = (attribute: 'property' | 'name', key: string, value: string | null) =>
+    value === null ? '' : `<meta ${attribute}="${key}" content="${value}">`;
+  const tags =
+    meta('property', 'og:title', title) +
+    meta('property', 'og:description', description) +
+    meta('property', 'og:image', image) +
+    meta('property', 'og:url', escapeHtml(card.shortUrl)) +
+    meta('property', 'og:type', 'website') +
+    meta('name', 'description', description) +
+    meta('name', 'twitter:card', image === null ? 'summary' : 'summary_large_image') +
+    meta('name', 'twitter:title', title) +
+    meta('name', 'twitter:description', description) +
+    meta('name', 'twitter:image', image);
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+    `<meta name="color-scheme" content="light dark"><meta name="robots" content="noindex"><title>${title}</title>${tags}` +
+    `<meta http-equiv="refresh" content="0;url=${destination}"><style>${STYLE}</style></head>` +
+    `<body><header>Brief</header><main><div class="card"><h1>${title}</h1>${description === null ? '' : `<p>${description}</p>`}` +
+    `<p><a href="${destination}">Continue to ${escapeHtml(hostOf(card.destination))}</a></p></div></main></body></html>`
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

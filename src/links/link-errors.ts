@@ -60,6 +60,10 @@ export const LINK_ERRORS = {
     'rules.2.conditions.0.key',
     'a query-any condition needs the parameter name as its key',
   ),
+  /** A card's image that is not https (link-preview.ts): fetchers refuse others, and a card's page is served over https. */
+  previewImageNotHttps: declareError('A card image that is not https', () =>
+    BriefError.invalid('preview.image', 'https', 'The preview.image field must be an https URL'),
+  ),
   /** A bulk body that is not an array as sent. */
   notArray: declareError('The body is not an array', () => BriefError.field(wrongType('request', 'array'))),
   /** A bulk item that is not an object (bulk-items.ts); badItems names it by its place in the body. */

@@ -6,6 +6,8 @@ import { existsOnTheCalendar, ISO_TIMESTAMP } from '../iso-instants.js';
 
 export const TITLE_MAX_LENGTH = 512;
 export const COMMENT_MAX_LENGTH = 1024;
+/** A link card's description (decision 0041), at most. */
+export const PREVIEW_DESCRIPTION_MAX_LENGTH = 1024;
 export const SEARCH_MAX_LENGTH = 200;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 1024;

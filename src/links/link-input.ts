@@ -2,10 +2,12 @@
 // caller): a request that fails them is refused before any work (decision 0017).
 import { BriefError, type FieldError } from '../errors.js';
 import { linkDestination } from '../net/normalize-url.js';
-import type { StoredRule } from '../storage/stores/links.js';
+import type { StoredPreview, StoredRule } from '../storage/stores/links.js';
 import { validateSlug } from './codes.js';
 import { COMMENT_MAX_LENGTH, checkMaxVisits, checkPassword, optionalText, parseExpiry, TITLE_MAX_LENGTH } from './link-fields.js';
+import { checkPreview } from './link-preview.js';
 import { checkRules, type RuleInput } from './link-rules.js';
+import type { PreviewInput } from './preview-schemas.js';
 import { checkTags } from './tag-names.js';
 
 /** A link to make, as every version of the interface asks for one. */
@@ -32,6 +34,8 @@ export interface LinkInput {
   maxVisits?: number | null;
   /** Its tags' names (decision 0040); absent: none. */
   tags?: readonly string[];
+  /** The card preview fetchers get (decision 0041); null or absent: none. */
+  preview?: PreviewInput;
 }
 
 /** A link input whose fields passed their checks: what is left can fail only at write time. */
@@ -52,6 +56,8 @@ export interface CheckedLink {
   readonly maxVisits: number | null;
   /** Checked and trimmed; empty: none. */
   readonly tags: readonly string[];
+  /** null: no card. */
+  readonly preview: StoredPreview | null;
 }
 
 /** The field errors of a validation error; any other error is thrown on. */
@@ -88,6 +94,7 @@ export function checkLinkInput(input: LinkInput, allowCredentials: boolean, now 
     rules: input.rules === undefined ? [] : (field(() => checkRules(input.rules!, allowCredentials)) ?? []),
     maxVisits: input.maxVisits === undefined ? null : field(() => checkMaxVisits(input.maxVisits)),
     tags: input.tags === undefined ? [] : (field(() => checkTags(input.tags!)) ?? []),
+    preview: input.preview === undefined ? null : field(() => checkPreview(input.preview!, allowCredentials)),
   };
   const [first] = errors;
   if (first) throw new BriefError('E_VALIDATION_ERROR', first.message, errors);

@@ -14,6 +14,7 @@ import type { LinkChangeFeed } from './link-change-feed.js';
 import { LINK_ERRORS } from './link-errors.js';
 import { COMMENT_MAX_LENGTH, checkMaxVisits, checkPassword, optionalText, parseExpiry, SEARCH_MAX_LENGTH } from './link-fields.js';
 import { type CheckedLink, checkLinkInput, type LinkInput } from './link-input.js';
+import { checkPreview } from './link-preview.js';
 import { parseLinkReference } from './link-reference.js';
 import { checkRules, ruleTargets } from './link-rules.js';
 import { type LinkView, shortUrl, toLinkView } from './link-view.js';
@@ -162,11 +163,12 @@ export class LinkService {
     await this.domains.refuseLoop(caller, url);
     this.refuseBlocked(url);
     await this.refuseRuleTargets(caller, input.rules);
+    if (input.preview?.image) this.refuseBlocked(new URL(input.preview.image), 'preview.image');
 
-    const { reuseExisting: reuse, forwardQuery, rules, maxVisits } = input;
-    // A password, an expiry, forwarding turned off, rules or a visit limit make a link of its own: never returned for
-    // another request, never returned to one.
-    const ordinary = password === null && expiresAt === null && forwardQuery && rules.length === 0 && maxVisits === null;
+    const { reuseExisting: reuse, forwardQuery, rules, maxVisits, preview } = input;
+    // A password, an expiry, forwarding turned off, rules, a visit limit or a card make a link of its own: never
+    // returned for another request, never returned to one.
+    const ordinary = password === null && expiresAt === null && forwardQuery && rules.length === 0 && maxVisits === null && preview === null;
     const fields = {
       accountId: caller.accountId,
       domain: domain.hostname,
@@ -182,6 +184,7 @@ export class LinkService {
       forwardQuery,
       rules,
       maxVisits,
+      preview,
     };
     // Fast path for a repeated URL: a read, no write. The unique index still decides races.
     if (fields.reuseExisting && slug === null) {
@@ -282,6 +285,10 @@ export class LinkService {
     }
     if (edit.maxVisits !== undefined) changes.maxVisits = checkMaxVisits(edit.maxVisits);
     if (edit.tags !== undefined) changes.tags = checkTags(edit.tags);
+    if (edit.preview !== undefined) {
+      changes.preview = checkPreview(edit.preview, this.config.allowUrlCredentials);
+      if (changes.preview?.image) this.refuseBlocked(new URL(changes.preview.image), 'preview.image');
+    }
     if (edit.password !== undefined)
       changes.passwordHash = edit.password === null ? null : await this.passwords.hash('link', checkPassword(edit.password));
     const updated = await this.store.update(link, changes);

@@ -4,6 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { withDefaults } from '../query-defaults.js';
 import { CONDITION_TYPES, MAX_RULES } from '../redirect/rules/rule-types.js';
 import { MAX_CONDITIONS, MAX_SPLIT_TARGETS, SEARCH_MAX_LENGTH } from './link-fields.js';
+import { PreviewField, PreviewInput } from './preview-schemas.js';
 import { MAX_TAGS, TAG_NAME_MAX_LENGTH } from './tag-names.js';
 
 const FORWARD_QUERY =
@@ -127,6 +128,7 @@ export const BulkItem = Type.Object({
   rules: Type.Optional(Rules),
   maxVisits: Type.Optional(MaxVisits(MAX_VISITS, 100)),
   tags: Type.Optional(Tags(TAGS)),
+  preview: Type.Optional(PreviewInput()),
 });
 export type BulkItem = Static<typeof BulkItem>;
 
@@ -236,6 +238,7 @@ const linkFields = {
     description: "Brief's addition (decision 0040): the link's tags, sorted ignoring case; `[]` when it has none.",
     examples: [['launch', 'newsletter']],
   }),
+  preview: PreviewField,
   userId: Uuid,
   workspaceId: Uuid,
   comment: Type.String(),
@@ -283,6 +286,7 @@ export const EditBody = Type.Object(
       MaxVisits(`${MAX_VISITS} Raising it reopens a link that reached it; null removes it. A limit takes the link out of dedupe.`, 500),
     ),
     tags: Type.Optional(Tags(`${TAGS} Replaces the link's tags; \`[]\` removes them.`)),
+    preview: Type.Optional(PreviewInput(" Replaces the link's card whole; null removes it.")),
   },
   { description: 'Only the fields given change.' },
 );

@@ -53,6 +53,7 @@ function toV3Link({ link, domain, clicks, tags }: ShownLink) {
     rules: link.rules as RuleSchema[],
     maxVisits: link.maxVisits,
     tags: [...tags],
+    preview: link.preview,
     userId: userUuid(link.accountId),
     workspaceId: workspaceUuid(link.accountId),
     comment: link.comment ?? '',

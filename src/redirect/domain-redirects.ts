@@ -19,6 +19,8 @@ export interface HostRules {
   readonly configuredHosts: readonly string[];
   /** STRICT_HOSTS: a Host that is no domain stays itself (and so finds nothing: 404). */
   readonly strict: boolean;
+  /** The configured domains' URL prefixes (`https://go.example.com`): a stored domain's is read with it. */
+  readonly urlPrefixes?: readonly string[];
 }
 
 /**
@@ -35,6 +37,9 @@ export class DomainRedirects {
   /** Hosts that are a domain of their own: the configured ones and the stored, verified ones. */
   private known: Set<string>;
   private readonly configured: ReadonlySet<string>;
+  private readonly configuredPrefixes: ReadonlyMap<string, string>;
+  /** Each domain's URL prefix by host: the configured ones', then the stored ones'. */
+  private prefixes: ReadonlyMap<string, string>;
   // Copied out of the rules: read on every redirect.
   private readonly strict: boolean;
   private readonly defaultHost: string;
@@ -50,6 +55,8 @@ export class DomainRedirects {
     hosts: HostRules = { defaultHost: '', configuredHosts: [], strict: true },
   ) {
     this.configured = new Set([hosts.defaultHost, ...hosts.configuredHosts]);
+    this.configuredPrefixes = new Map((hosts.urlPrefixes ?? []).map((prefix) => [new URL(prefix).host, prefix]));
+    this.prefixes = this.configuredPrefixes;
     this.known = new Set(this.configured);
     this.strict = hosts.strict;
     this.defaultHost = hosts.defaultHost;
@@ -80,6 +87,14 @@ export class DomainRedirects {
     return this.silent.size === 0 || !this.silent.has(domain);
   }
 
+  /**
+   * A domain's URL prefix (`https://go.example.com`), for a link's short URL on it; https for a host none names (as the
+   * links feature answers a link on a domain it no longer knows).
+   */
+  urlPrefixOf(domain: string): string {
+    return this.prefixes.get(domain) ?? `https://${domain}`;
+  }
+
   /** Reads the table now; resolves once this read (or a newer one) is what get() answers from. */
   async refresh(): Promise<void> {
     const read = ++this.reads;
@@ -92,6 +107,9 @@ export class DomainRedirects {
         const known = new Set(this.configured);
         for (const domain of domains) if (servesRedirects(domain)) known.add(domain.hostname);
         this.known = known;
+        const prefixes = new Map(this.configuredPrefixes);
+        for (const domain of domains) if (!prefixes.has(domain.hostname)) prefixes.set(domain.hostname, domain.urlPrefix);
+        this.prefixes = prefixes;
       }
     } finally {
       this.reading--;

@@ -42,6 +42,22 @@ export const TOO_MANY_ATTEMPTS = page(429, TOO_MANY_ATTEMPTS_PAGE, 'cache-contro
 /** Too many password checks waiting on the whole server (passwords/password-pool.ts): try again in a moment. */
 export const PASSWORD_CHECKS_BUSY = page(503, PASSWORD_CHECKS_BUSY_PAGE, 'cache-control', 'no-store', 'retry-after', '1');
 
+/**
+ * A link's card page, for a link-preview fetcher (decision 0041): 200, kept by no shared cache and by no browser (the
+ * same address answers people with the redirect, and the card can change), and marked as depending on the User-Agent.
+ */
+export function cardAnswer(html: string): RedirectAnswer {
+  return page(200, html, 'cache-control', 'private, no-store', 'vary', 'User-Agent');
+}
+
+/**
+ * A redirect of a link with a card, for anyone but a preview fetcher: the answer it always was, marked as depending on
+ * the User-Agent, so that no cache that keeps it (a browser, for 90 seconds after a 301) gives it to a fetcher.
+ */
+export function varyingByAgent(answer: RedirectAnswer): RedirectAnswer {
+  return { status: answer.status, headers: [...answer.headers, 'vary', 'User-Agent'], body: answer.body };
+}
+
 /** After the right password: on to the destination, as a GET (303), not cached. */
 export function unlocked(url: string, cookie?: string): RedirectAnswer {
   const headers = ['location', url, 'cache-control', 'no-store', 'content-length', '0'];

@@ -5,7 +5,7 @@ import type { LinkTarget } from '../storage/stores/links.js';
 import type { DomainRedirect } from './domain-redirects.js';
 import { ASK_DATABASE, type LinkResolver } from './link-resolver.js';
 import { withVisitorQuery } from './query-forwarding.js';
-import { BLOCKED, PASSWORD_CHECKS_BUSY, type RedirectAnswer, unlocked, WRONG_PASSWORD } from './redirect-answer.js';
+import { BLOCKED, PASSWORD_CHECKS_BUSY, type RedirectAnswer, unlocked, varyingByAgent, WRONG_PASSWORD } from './redirect-answer.js';
 import { requestVisitors, type VisitorOfRequest } from './request-visitor.js';
 import { isExpired } from './steps/expiry.js';
 import { type RedirectTarget, Visit } from './steps/redirect-step.js';
@@ -35,7 +35,7 @@ function ownPasswordCheck(): PasswordCheck {
  * POST of a protected link's password. Every rule of a redirect lives here: what a key is,
  * Brief's reserved words, blocked and unknown links (and a domain's not-found redirect), the
  * blocklist, who is told of a visit, and the link's own steps (steps/steps.ts: expiry, visit limit,
- * password, rules, query forwarding), which a plain link has none of. Its two doors call
+ * password, rules, query forwarding, a card for preview fetchers), which a plain link has none of. Its two doors call
  * it: the node:http fast path (fast-path.ts) with answerNow, before Fastify, and the
  * Fastify routes (routes.ts) with answer and unlock, for what the fast path leaves (and
  * for app.inject).
@@ -134,7 +134,7 @@ export class RedirectPipeline {
     if (right === 'busy') return PASSWORD_CHECKS_BUSY;
     if (!right) return WRONG_PASSWORD;
     // The form posts to its own address, query string included: the visitor's parameters go on with them.
-    const visit = this.walk(request, key, target, query, true);
+    const visit = this.walk(request, domain, key, target, query, true);
     if (!(visit instanceof Visit)) return visit;
     this.visit(target, request, visit.taken);
     return unlocked(visit.location(), visit.cookie);
@@ -178,21 +178,25 @@ export class RedirectPipeline {
       // A query string is the router's door only; without one, the answer is what it always was.
       return query === undefined ? this.answerFor(target) : this.answerFor(target, withVisitorQuery(target.url, query));
     }
-    const visit = this.walk(request, key, target, query, false);
+    const visit = this.walk(request, domain, key, target, query, false);
     if (!(visit instanceof Visit)) return visit;
     if (request.method === 'GET') this.visit(target, request, visit.taken);
-    return this.answerFor(target, visit.location(), visit.personal, visit.cookie);
+    // A link's card, for a preview fetcher: a visit (of a bot), answered with the page instead of the redirect.
+    if (visit.page !== undefined) return visit.page;
+    const answer = this.answerFor(target, visit.location(), visit.personal, visit.cookie);
+    return visit.varies ? varyingByAgent(answer) : answer;
   }
 
   /** Runs a link's steps in order: the first answer one gives, or the visit as they left it. */
   private walk(
     request: IncomingMessage,
+    domain: string,
     key: string,
     target: RedirectTarget,
     query: string | undefined,
     unlockedNow: boolean,
   ): Visit | RedirectAnswer {
-    const visit = new Visit(target, unlockedNow, query, () => this.visitorOf(request), request, `/${key}`);
+    const visit = new Visit(target, unlockedNow, query, () => this.visitorOf(request), request, `/${key}`, domain);
     for (const step of target.steps ?? []) {
       const answer = step(visit);
       if (answer !== undefined) return answer;

@@ -2,7 +2,15 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BLOCKED_PAGE, EXPIRED_PAGE, NOT_FOUND_PAGE, PASSWORD_CHECKS_BUSY_PAGE, PASSWORD_PAGE, WRONG_PASSWORD_PAGE } from '../html/pages.js';
+import {
+  BLOCKED_PAGE,
+  cardPage,
+  EXPIRED_PAGE,
+  NOT_FOUND_PAGE,
+  PASSWORD_CHECKS_BUSY_PAGE,
+  PASSWORD_PAGE,
+  WRONG_PASSWORD_PAGE,
+} from '../html/pages.js';
 import { documentedOnly, NO_AUTH } from '../http/api-docs.js';
 import { errorMedia, errorResponses } from '../http/error-schemas.js';
 import type { RedirectAnswer } from './redirect-answer.js';
@@ -30,6 +38,14 @@ const redirect = (description: string) => ({
   },
 });
 
+const CARD_PAGE_EXAMPLE = cardPage({
+  title: 'Spring sale',
+  description: 'Until Sunday, everywhere.',
+  image: 'https://example.com/images/spring-sale.jpg',
+  shortUrl: 'https://go.example.com/spring',
+  destination: 'https://example.com/sale',
+});
+
 const html = (example: string) => ({ schema: Type.String({ contentMediaType: 'text/html' }), example });
 
 const KeyParams = Type.Object({
@@ -43,12 +59,26 @@ const redirectSchema = {
     'no short domain (or a claim not verified yet) is answered as the default domain, unless `STRICT_HOSTS=on`. ' +
     'A link lives only on its own domain. Each GET of a live link counts a click. A link with a password answers ' +
     'a form (200) that posts the password back to the same address; an expired link, or one past its visit limit (`maxVisits`), answers 410. An unknown key on a ' +
-    'domain with a not-found page redirect (`notFoundPageRedirectUrl`) answers 302 to it (`Cache-Control: no-store`).',
+    'domain with a not-found page redirect (`notFoundPageRedirectUrl`) answers 302 to it (`Cache-Control: no-store`). ' +
+    "A link with a card (v3 `preview`) answers a chat or social app's preview fetcher (Slackbot-LinkExpanding, " +
+    'facebookexternalhit, Twitterbot, WhatsApp, …, matched on the `User-Agent`) with its card page (200) instead of the ' +
+    'redirect; everyone else gets the redirect, with `Vary: User-Agent`.',
   tags: ['redirect'],
   security: NO_AUTH,
   params: KeyParams,
   response: {
-    200: { description: 'A password-protected link: the password form (`Cache-Control: no-store`).', content: { 'text/html': html(PASSWORD_PAGE) } },
+    200: {
+      description:
+        'A password-protected link: the password form (`Cache-Control: no-store`). Or, to a preview fetcher, the card page of ' +
+        "a link with a card: the link's Open Graph and Twitter card tags, a refresh and a link to the destination " +
+        '(`Cache-Control: private, no-store`, `Vary: User-Agent`).',
+      content: {
+        'text/html': {
+          schema: Type.String({ contentMediaType: 'text/html' }),
+          examples: { password: { value: PASSWORD_PAGE }, card: { value: CARD_PAGE_EXAMPLE } },
+        },
+      },
+    },
     301: redirect('Moved Permanently (the default)'),
     302: redirect("Found; also an unknown key's redirect to its domain's `notFoundPageRedirectUrl`"),
     307: redirect('Temporary Redirect'),

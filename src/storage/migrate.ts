@@ -22,6 +22,7 @@ import { linkRules } from './migrations/0021-link-rules.js';
 import { linkVisitLimits } from './migrations/0022-link-visit-limits.js';
 import { clickEventRules } from './migrations/0023-click-event-rules.js';
 import { linkTags } from './migrations/0024-link-tags.js';
+import { linkPreviews } from './migrations/0025-link-previews.js';
 import { domainWellKnown } from './migrations/0026-domain-well-known.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
@@ -49,6 +50,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0022-link-visit-limits': linkVisitLimits(database.dialect),
     '0023-click-event-rules': clickEventRules(database.dialect),
     '0024-link-tags': linkTags(database.dialect),
+    '0025-link-previews': linkPreviews(database.dialect),
     '0026-domain-well-known': domainWellKnown(database.dialect),
   };
 }

@@ -81,6 +81,11 @@ export interface LinkTable {
   max_visits: number | null;
   /** The visits counted against max_visits (bots excluded), added to by each instance's flush. */
   limited_visits: Generated<number>;
+  /** The card preview fetchers get (decision 0041): its title, null when the link has no card; the other two need it. */
+  preview_title: string | null;
+  preview_description: string | null;
+  /** An https URL; Brief never fetches it. */
+  preview_image: string | null;
   /** Why an administrator blocked the link (`brief link block --reason`); null when not given or not blocked. */
   block_reason: string | null;
   /** Its code is made from its id (decision 0026) and found by decoding; 0/1 on SQLite. Links from before keep stored codes. */

@@ -20,6 +20,8 @@ test("npm run bench -- --smoke writes a result for every scenario, without error
   assert.deepEqual(names, [
     'baseline',
     'redirect hot',
+    'redirect hot browser',
+    'redirect hot card',
     'redirect zipf',
     'redirect cold',
     'redirect cold 1k',

@@ -252,4 +252,17 @@ describe('DomainRedirects', () => {
     assert.equal(settings.get(HOST)?.notFound, undefined);
     assert.equal(settings.get(LOST_HOST), undefined, 'a domain without settings is not held');
   });
+
+  it("knows each domain's URL prefix, for a card's short URL: the configured ones', then the stored ones'", async () => {
+    const settings = new DomainRedirects({ all: async () => [{ ...domain(SET_HOST, null, null), urlPrefix: `http://${SET_HOST}` }] }, quiet, {
+      defaultHost: HOST,
+      configuredHosts: [HOST],
+      strict: false,
+      urlPrefixes: [`http://${HOST}`],
+    });
+    await settings.refresh();
+    assert.equal(settings.urlPrefixOf(HOST), `http://${HOST}`);
+    assert.equal(settings.urlPrefixOf(SET_HOST), `http://${SET_HOST}`, 'a stored domain, as it was claimed');
+    assert.equal(settings.urlPrefixOf('nobody.test'), 'https://nobody.test', 'a host none names: https');
+  });
 });

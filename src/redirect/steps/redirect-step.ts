@@ -26,6 +26,13 @@ export class Visit {
   personal = false;
   /** A cookie the answer sets (a split's choice, kept by the visitor's browser), as a Set-Cookie value. */
   cookie: string | undefined;
+  /**
+   * A page to answer instead of the redirect (a link's card, for a preview fetcher): unlike a step's answer, the visit
+   * still happened, so the visit observers see it.
+   */
+  page: RedirectAnswer | undefined;
+  /** The answer depends on the User-Agent (a link with a card): it says so (`Vary: User-Agent`). */
+  varies = false;
   private known: Visitor | undefined;
 
   constructor(
@@ -38,6 +45,8 @@ export class Visit {
     readonly request?: IncomingMessage,
     /** The link's path (`/{key}`), where a cookie of the link is kept. */
     readonly path = '/',
+    /** The short domain the visit came to (lower-case host[:port]), as the pipeline answers it. */
+    readonly domain = '',
   ) {
     this.url = target.url;
     this.forwarded = forwarded;
@@ -58,9 +67,11 @@ export class Visit {
 /** A step: an answer ends the visit there (410, the password form); undefined lets it go on to the next step. */
 export type RedirectStep = (visit: Visit) => RedirectAnswer | undefined;
 
-/** What an instance gives the steps of the links it loads: the visits counted against links' limits. */
+/** What an instance gives the steps of the links it loads: the visits counted against links' limits, its domains' prefixes. */
 export interface StepContext {
   readonly visits?: { of(id: number, limit: VisitLimit): { readonly total: number } };
+  /** The short domains' URL prefixes (`https://go.example.com`), for a link's short URL (a card's `og:url`). */
+  readonly origins?: { urlPrefixOf(domain: string): string };
 }
 
 /** A per-link option: the step a loaded link needs, or undefined when the link does not use the option. */

@@ -4,11 +4,12 @@ import type { LinkTarget } from '../../storage/stores/links.js';
 import { expiry } from './expiry.js';
 import { noQueryForwarding } from './no-query-forwarding.js';
 import { passwordGate } from './password-gate.js';
+import { previewCard } from './preview-card.js';
 import type { LinkOption, RedirectStep, RedirectTarget, StepContext } from './redirect-step.js';
 import { rules } from './rules.js';
 import { visitLimit } from './visit-limit.js';
 
-const OPTIONS: readonly LinkOption[] = [expiry, visitLimit, passwordGate, rules, noQueryForwarding];
+const OPTIONS: readonly LinkOption[] = [expiry, visitLimit, passwordGate, rules, noQueryForwarding, previewCard];
 
 /**
  * A loaded link with the steps its options need, made once (the cache keeps the result): a link that uses none

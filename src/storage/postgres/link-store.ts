@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Connection } from '../connection.js';
 import type { CodePermutation } from '../sql/code-permutation.js';
 import { IS_STORED_KEY } from '../sql/link-codes.js';
-import { rulesColumn, toLinkRecord } from '../sql/link-rows.js';
+import { previewColumns, rulesColumn, toLinkRecord } from '../sql/link-rows.js';
 import { SqlLinkStore } from '../sql/link-store.js';
 import type { CreateOutcome, NewLink } from '../stores/links.js';
 import type { Tables } from '../tables.js';
@@ -124,6 +124,7 @@ function insertValues(link: NewLink, id: number, code: string, reusable: boolean
     forward_query: link.forwardQuery ? 1 : 0,
     rules: rulesColumn(link.rules),
     max_visits: link.maxVisits,
+    ...previewColumns(link.preview),
     coded: 1,
   };
 }

@@ -1,4 +1,4 @@
-import type { LinkRecord, LinkTarget, StoredRule } from '../stores/links.js';
+import type { LinkRecord, LinkTarget, StoredPreview, StoredRule } from '../stores/links.js';
 import type { LinkRow } from '../tables.js';
 
 // A links row as the features see it, on both dialects (the SQLite statements prepared once read the same rows).
@@ -24,6 +24,22 @@ export function toLinkRecord(row: LinkRow): LinkRecord {
     forwardQuery: Boolean(row.forward_query),
     rules: rulesOf(row.rules) ?? [],
     maxVisits: row.max_visits,
+    preview: previewOf(row) ?? null,
+  };
+}
+
+/** The preview columns: a card only when there is a title (decision 0041). */
+export function previewOf(row: Pick<LinkRow, 'preview_title' | 'preview_description' | 'preview_image'>): StoredPreview | undefined {
+  if (row.preview_title === null) return undefined;
+  return { title: row.preview_title, description: row.preview_description, image: row.preview_image };
+}
+
+/** The preview columns of a link's card (all null without one), to insert or set. */
+export function previewColumns(preview: StoredPreview | null) {
+  return {
+    preview_title: preview?.title ?? null,
+    preview_description: preview?.description ?? null,
+    preview_image: preview?.image ?? null,
   };
 }
 
@@ -50,12 +66,15 @@ export const TARGET_COLUMNS = [
   'rules',
   'max_visits',
   'limited_visits',
+  'preview_title',
+  'preview_description',
+  'preview_image',
 ] as const;
 export type TargetRow = Pick<LinkRow, (typeof TARGET_COLUMNS)[number]>;
 
 /**
  * A target; a guard only when the link has a password or an expiry, `forwardQuery` only when it is off, `rules`
- * only when it has some, and `visitLimit` only when it has one, so ordinary targets keep one shape.
+ * only when it has some, and `visitLimit` and `preview` only when it has one, so ordinary targets keep one shape.
  */
 export function toTarget(row: TargetRow | undefined): LinkTarget | null {
   if (!row) return null;
@@ -67,5 +86,7 @@ export function toTarget(row: TargetRow | undefined): LinkTarget | null {
   const forwarding = row.forward_query ? target : { ...target, forwardQuery: false as const };
   const rules = rulesOf(row.rules);
   const ruled = rules === undefined ? forwarding : { ...forwarding, rules };
-  return row.max_visits === null ? ruled : { ...ruled, visitLimit: { max: row.max_visits, counted: Number(row.limited_visits) } };
+  const limited = row.max_visits === null ? ruled : { ...ruled, visitLimit: { max: row.max_visits, counted: Number(row.limited_visits) } };
+  const preview = previewOf(row);
+  return preview === undefined ? limited : { ...limited, preview };
 }

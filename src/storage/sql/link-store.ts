@@ -16,7 +16,7 @@ import type { LinkRow, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import type { CodePermutation } from './code-permutation.js';
 import { IS_STORED_CODE, IS_STORED_KEY, permutationOf } from './link-codes.js';
-import { rulesColumn, TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
+import { previewColumns, rulesColumn, TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
 import { countTagged, type ResolvedTags, resolveTags, tagConditions } from './tag-filters.js';
 import { dropTagsOf, writeLinkTags } from './tag-store.js';
 
@@ -145,6 +145,9 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
           ...(changes.rules !== undefined && changes.rules.length > 0 && { reusable: 0 }),
           ...(changes.maxVisits !== undefined && { max_visits: changes.maxVisits }),
           ...(changes.maxVisits != null && { reusable: 0 }),
+          // A card makes a link of its own too.
+          ...(changes.preview !== undefined && previewColumns(changes.preview)),
+          ...(changes.preview != null && { reusable: 0 }),
           updated_at: Date.now(),
         })
         .where('id', '=', link.id)

@@ -44,7 +44,7 @@ export class SqliteLinkReads implements SyncLinkReads {
   eachNewest(limit: number, visit: (domain: string, key: string, id: number, url: string, blocked: boolean) => void): void {
     const rows = this.reader()
       .prepare<[number], [string, string, number, string, string]>(
-        'select domain, key, id, url, status from links where deleted_at is null and password_hash is null and expires_at is null and forward_query = 1 and rules is null and max_visits is null order by id desc limit ?',
+        'select domain, key, id, url, status from links where deleted_at is null and password_hash is null and expires_at is null and forward_query = 1 and rules is null and max_visits is null and preview_title is null order by id desc limit ?',
       )
       .raw()
       .iterate(limit);

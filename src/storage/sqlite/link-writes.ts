@@ -7,8 +7,8 @@ import { SqliteCodedIds } from './coded-ids.js';
 
 /** The insert's columns in the order of its placeholders. */
 const INSERT =
-  'insert into links (id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, max_visits, coded) ' +
-  "values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?, ?, ?, ?, 1) on conflict do nothing";
+  'insert into links (id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, max_visits, preview_title, preview_description, preview_image, coded) ' +
+  "values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'public', ?, null, ?, ?, ?, null, ?, ?, ?, ?, ?, ?, ?, 1) on conflict do nothing";
 // The dedupe index is partial: the query names its condition literally so SQLite uses it.
 const DUPLICATE =
   'select * from links where account_id = ? and domain = ? and url_hash = ? and slug is null and deleted_at is null and reusable = true';
@@ -32,6 +32,9 @@ type InsertParams = [
   number,
   string | null,
   number | null,
+  string | null,
+  string | null,
+  string | null,
 ];
 
 /**
@@ -80,6 +83,9 @@ export class SqliteLinkWrites {
         link.forwardQuery ? 1 : 0,
         rulesColumn(link.rules),
         link.maxVisits,
+        link.preview?.title ?? null,
+        link.preview?.description ?? null,
+        link.preview?.image ?? null,
       );
       if (result.changes === 0) return undefined;
       return {
@@ -102,6 +108,7 @@ export class SqliteLinkWrites {
         forwardQuery: link.forwardQuery,
         rules: link.rules,
         maxVisits: link.maxVisits,
+        preview: link.preview,
       };
     };
     const inserted = tryInsert(link.reusable);

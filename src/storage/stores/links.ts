@@ -22,6 +22,14 @@ export interface StoredRule {
   readonly conditions: ReadonlyArray<{ readonly type: string; readonly key?: string; readonly value?: string }>;
 }
 
+/** A link's card for social apps' preview fetchers (decision 0041): a title at least; Brief never fetches the image. */
+export interface StoredPreview {
+  readonly title: string;
+  readonly description: string | null;
+  /** An https URL. */
+  readonly image: string | null;
+}
+
 export interface LinkRecord {
   /** Also the link's `tally`. */
   readonly id: number;
@@ -56,6 +64,8 @@ export interface LinkRecord {
   readonly rules: readonly StoredRule[];
   /** Past this many counted visits (bots excluded) it answers 410; null: no limit. */
   readonly maxVisits: number | null;
+  /** The card preview fetchers get; null: none (they get the redirect). */
+  readonly preview: StoredPreview | null;
 }
 
 /** A link to create; the store makes its code from its id. */
@@ -84,6 +94,8 @@ export interface NewLink {
   readonly rules: readonly StoredRule[];
   /** null: no visit limit. */
   readonly maxVisits: number | null;
+  /** null: no card for preview fetchers. */
+  readonly preview: StoredPreview | null;
 }
 
 /** What an edit changes; absent fields stay as they are, null clears. */
@@ -100,6 +112,8 @@ export interface LinkChanges {
   readonly maxVisits?: number | null;
   /** The link's tags (checked names), replacing the ones it had; empty removes them. */
   readonly tags?: readonly string[];
+  /** The link's card for preview fetchers, replacing the one it had; null removes it. */
+  readonly preview?: StoredPreview | null;
 }
 
 /** A link with the clicks counted for it so far. */
@@ -129,6 +143,8 @@ export interface LinkTarget {
   readonly rules?: readonly StoredRule[];
   /** Only on links with a visit limit: absent on the rest. */
   readonly visitLimit?: VisitLimit;
+  /** Only on links with a card for preview fetchers: absent on the rest. */
+  readonly preview?: StoredPreview;
 }
 
 /** A link's visit limit, and the visits counted against it when the target was read. */

@@ -3,12 +3,13 @@ import { ApiError, api, type Link, type LinkEdit } from '../api';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
+import { PREVIEW_FIELDS, PreviewFields, previewEdit } from '../components/preview-fields';
 import { fromLocalInput, toLocalInput } from '../format';
 import { FormTags } from '../tags/form-tags';
 import { sameNames, tagsOfForm } from '../tags/tag-names';
 import { UtmFields } from '../utm/utm-fields';
 
-const FIELDS = ['url', 'comment', 'password', 'expiredAt', 'maxVisits'] as const;
+const FIELDS = ['url', 'comment', 'password', 'expiredAt', 'maxVisits', ...PREVIEW_FIELDS] as const;
 
 /**
  * The visit limit a PATCH sends for the field's text: null for none (empty), the number typed (the server refuses 0,
@@ -20,7 +21,7 @@ function visitLimit(text: string): number | null | undefined {
   return Number.isFinite(limit) ? limit : undefined;
 }
 
-/** Edit a link's destination, comment, password, expiry, visit limit and query forwarding: only what changed is sent (PATCH). */
+/** Edit a link's destination, comment, password, expiry, visit limit, query forwarding and card: only what changed is sent (PATCH). */
 export function EditLink(props: { link: Link; onDone: (message?: string) => void }) {
   const { link } = props;
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -46,6 +47,8 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
     const limit = visitLimit(value('maxVisits'));
     if (limit === undefined) return setErrors({ maxVisits: 'The visit limit must be a whole number, such as 100, or empty for none' });
     if (limit !== link.maxVisits) edit.maxVisits = limit;
+    const preview = previewEdit(form, link.preview);
+    if (preview !== undefined) edit.preview = preview;
     if (Object.keys(edit).length === 0) return props.onDone();
     setBusy(true);
     setErrors({});
@@ -107,6 +110,7 @@ export function EditLink(props: { link: Link; onDone: (message?: string) => void
           <input id="edit-forward-query" name="forwardQuery" type="checkbox" defaultChecked={link.forwardQuery} />
           <label for="edit-forward-query">Pass a visitor's query string (?utm_source=…) on to the destination</label>
         </div>
+        <PreviewFields link={link} errors={errors} />
         {errors.form && (
           <p class="error" role="alert">
             {errors.form}

@@ -4,6 +4,7 @@ import { ApiError, api, type Choice, type ClickSeries, isHourly, type OneLink, t
 import { AppLink } from '../components/app-link';
 import { ClicksChart } from '../components/clicks-chart';
 import { CopyButton } from '../components/copy-button';
+import { PreviewSection } from '../components/preview-card';
 import { QrCode } from '../components/qr-code';
 import { RangePicker } from '../components/range-picker';
 import { usePresentedToken } from '../components/token-identity';
@@ -149,6 +150,7 @@ export function LinkPage(props: { domain: string; slug: string }) {
           <QrCode shortUrl={link.shortUrl} name={link.slug} size={144} />
         </section>
       )}
+      {link && <PreviewSection preview={link.preview} domain={link.domain} />}
       {link && <RulesSection link={link} editable={editable} onSaved={setLink} />}
       {link && <VisitTest link={link} />}
       <Figures
