@@ -205,7 +205,10 @@ for (const dialect of dialects) {
         } finally {
           await writer.end();
         }
-        assert.deepEqual((await tagList(account)).map((tag) => tag.name), ['Fresh', 'old']);
+        assert.deepEqual(
+          (await tagList(account)).map((tag) => tag.name),
+          ['Fresh', 'old'],
+        );
       });
 
     it('deletes a tag from every link, which keep their other tags', async () => {
