@@ -39,6 +39,7 @@ import { isConnectionError } from './storage/connection-errors.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { withServerFacts } from './web/server-facts.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export interface AppDeps {
   /** An open, migrated database. The app does not close it: whoever opened it does. */
@@ -168,6 +169,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(v3DomainRoutes(services.domains, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
     api.register(tokenRoutes(services.tokens, workspaceCaller, authenticate), { prefix: '/v3' });
+    api.register(webhookRoutes(services.webhooks, workspaceCaller), { prefix: '/v3' });
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
   app.register(

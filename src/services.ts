@@ -38,6 +38,7 @@ import { LocalCounters } from './shared-state/counters.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
 import { TokenService } from './tokens/token-service.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 export type { Database } from './storage/database.js';
 
@@ -127,6 +128,8 @@ export interface Services {
    * (decision 0034): the server's and the CLI's alike. The server closes it when it stops.
    */
   readonly passwords: PasswordPool;
+  /** A workspace's webhook endpoints (issue 41). */
+  readonly webhooks: WebhookService;
 }
 
 /**
@@ -154,7 +157,23 @@ export function createServices(
   const links = new LinkService(config, database.links, domains, changes, blocklist.hosts, passwords);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
-  return { accounts, tokens, people, sessions, passwordChanges, passkeys, domains, links, changes, analytics, retention, blocklist, passwords };
+  const webhooks = new WebhookService(database.webhooks, config.webhookAllowHosts);
+  return {
+    accounts,
+    tokens,
+    people,
+    sessions,
+    passwordChanges,
+    passkeys,
+    domains,
+    links,
+    changes,
+    analytics,
+    retention,
+    blocklist,
+    passwords,
+    webhooks,
+  };
 }
 
 /**

@@ -61,16 +61,18 @@ export function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
 
 /** Why a URL can never be sent to, whatever DNS says (undefined: it may be, once resolved); checked when an endpoint is added. */
 export function refusalOf(url: URL, allowHosts: readonly string[]): string | undefined {
-  // allowHosts canonical (the client makes them so)
   const hostname = canonicalHostname(url.hostname);
   if (hostname === undefined) return 'the URL has no host';
-  const allowed = allowHosts.includes(hostname);
+  const allowed = isAllowed(hostname, allowHosts);
   if (url.protocol !== 'https:' && !(allowed && url.protocol === 'http:')) return 'only https URLs are sent to';
   if (url.username !== '' || url.password !== '') return 'the URL must not carry a user name or password';
   const address = ipAddressOf(hostname);
   if (!allowed && address !== undefined && !isPublicAddress(address)) return `${hostname} is not a public address`;
   return undefined;
 }
+
+/** Whether a canonical host name is one WEBHOOK_ALLOW_HOSTS names, however that entry is written. */
+const isAllowed = (hostname: string, allowHosts: readonly string[]): boolean => allowHosts.some((host) => canonicalHostname(host) === hostname);
 
 const systemResolver: Resolver = async (hostname) => {
   const answers = await dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -85,7 +87,7 @@ export class OutboundClient {
   private readonly isReachable: (address: ipaddr.IPv4 | ipaddr.IPv6) => boolean;
 
   constructor(private readonly options: OutboundOptions) {
-    this.allowHosts = options.allowHosts.map((host) => canonicalHostname(host) ?? host);
+    this.allowHosts = options.allowHosts;
     this.timeoutMs = options.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
     this.bodyMax = options.bodyMax ?? OUTBOUND_BODY_MAX;
     this.resolve = options.resolve ?? systemResolver;
@@ -115,7 +117,7 @@ export class OutboundClient {
     const refusal = refusalOf(url, this.allowHosts);
     if (refusal !== undefined) return { kind: 'refused', reason: refusal };
     const hostname = canonicalHostname(url.hostname) as string;
-    const allowed = this.allowHosts.includes(hostname);
+    const allowed = isAllowed(hostname, this.allowHosts);
     const literal = ipAddressOf(hostname);
     const answers =
       literal !== undefined

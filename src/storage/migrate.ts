@@ -21,6 +21,7 @@ import { serverSettings } from './migrations/0020-server-settings.js';
 import { linkRules } from './migrations/0021-link-rules.js';
 import { linkVisitLimits } from './migrations/0022-link-visit-limits.js';
 import { clickEventRules } from './migrations/0023-click-event-rules.js';
+import { webhookEndpoints } from './migrations/0027-webhook-endpoints.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0021-link-rules': linkRules(database.dialect),
     '0022-link-visit-limits': linkVisitLimits(database.dialect),
     '0023-click-event-rules': clickEventRules(database.dialect),
+    '0027-webhook-endpoints': webhookEndpoints(database.dialect),
   };
 }
 

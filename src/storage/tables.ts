@@ -267,6 +267,25 @@ export interface Tables {
   passkey_challenges: PasskeyChallengeTable;
   link_code_secret: LinkCodeSecretTable;
   server_settings: ServerSettingTable;
+  webhook_endpoints: WebhookEndpointTable;
+}
+
+/** A workspace's webhook receiver (issue 41, migration 0027). */
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** Space-separated event types. */
+  events: string;
+  include_bots: boolean | number;
+  /** `whsec_…`: stored as it is, since deliveries are signed with it; shown once. */
+  secret: string;
+  /** The secret before the last rotation, which signs too until previous_secret_until. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  created_at: number;
 }
 
 /** A person's WebAuthn credential (decision 0030). */

@@ -9,6 +9,7 @@ import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
+import { SqlWebhookStore } from '../sql/webhook-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { PostgresAnalyticsStore } from './analytics-store.js';
 import { PostgresImportStore } from './import-store.js';
@@ -35,5 +36,6 @@ export function postgresStores(connection: Connection): StoreSet {
     imports: new PostgresImportStore(connection),
     settings: new SqlServerSettingsStore(connection),
     visitLimits: new SqlVisitLimitStore(connection),
+    webhooks: new SqlWebhookStore(connection),
   };
 }

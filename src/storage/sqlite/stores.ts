@@ -7,6 +7,7 @@ import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
+import { SqlWebhookStore } from '../sql/webhook-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { SqliteAnalyticsStore } from './analytics-store.js';
 import { SqliteClickStore } from './click-store.js';
@@ -34,5 +35,6 @@ export function sqliteStores(connection: SqliteConnection): StoreSet {
     imports: new SqliteImportStore(connection),
     settings: new SqlServerSettingsStore(connection),
     visitLimits: new SqlVisitLimitStore(connection),
+    webhooks: new SqlWebhookStore(connection),
   };
 }

@@ -13,6 +13,7 @@ import type { PasswordStore } from './passwords.js';
 import type { PeopleStore } from './people.js';
 import type { ServerSettingsStore } from './server-settings.js';
 import type { VisitLimitStore } from './visit-limits.js';
+import type { WebhookStore } from './webhooks.js';
 
 export interface StoreSet {
   readonly links: LinkStore;
@@ -31,4 +32,6 @@ export interface StoreSet {
   readonly settings: ServerSettingsStore;
   /** The visits counted against links' visit limits. */
   readonly visitLimits: VisitLimitStore;
+  /** Webhook endpoints (issue 41). */
+  readonly webhooks: WebhookStore;
 }

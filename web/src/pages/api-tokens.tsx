@@ -18,6 +18,7 @@ const SCOPE_LABELS: Record<Scope, string> = {
   'analytics:read': 'Read analytics',
   'domains:write': 'Add, verify and remove domains',
   'members:read': 'Read members and their emails (admin and owner tokens)',
+  'webhooks:write': 'Add, list, test and remove webhooks (admin and owner)',
 };
 const ALL_SCOPES = Object.keys(SCOPE_LABELS) as Scope[];
 
@@ -25,7 +26,7 @@ const ALL_SCOPES = Object.keys(SCOPE_LABELS) as Scope[];
 const ROLE_LABELS: Record<Role, string> = {
   viewer: 'Viewer: reads links and analytics',
   member: 'Member: also makes, edits and deletes links',
-  admin: 'Admin: also tokens, members and domains',
+  admin: 'Admin: also tokens, members, domains and webhooks',
   owner: 'Owner: everything',
 };
 const ROLES = Object.keys(ROLE_LABELS) as Role[];
