@@ -214,12 +214,14 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const reloadBlocklist = () => void services.blocklist.reloadFile();
   app.addHook('onReady', async () => {
     await Promise.all([redirects.start(), shared.counters.ready()]);
+    services.webhookWorker.start();
     if (config.blocklistFile) process.on('SIGHUP', reloadBlocklist);
   });
   // Fastify closes after in-flight requests finish; then what is counted is written.
   app.addHook('onClose', async () => {
     process.off('SIGHUP', reloadBlocklist);
     await redirects.stop();
+    await services.webhookWorker.stop();
     await services.passwords.close();
     if (!deps.shared) await shared.close();
   });

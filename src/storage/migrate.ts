@@ -22,6 +22,7 @@ import { linkRules } from './migrations/0021-link-rules.js';
 import { linkVisitLimits } from './migrations/0022-link-visit-limits.js';
 import { clickEventRules } from './migrations/0023-click-event-rules.js';
 import { webhookEndpoints } from './migrations/0027-webhook-endpoints.js';
+import { webhookDeliveries } from './migrations/0028-webhook-deliveries.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0022-link-visit-limits': linkVisitLimits(database.dialect),
     '0023-click-event-rules': clickEventRules(database.dialect),
     '0027-webhook-endpoints': webhookEndpoints(database.dialect),
+    '0028-webhook-deliveries': webhookDeliveries(database.dialect),
   };
 }
 

@@ -268,6 +268,7 @@ export interface Tables {
   link_code_secret: LinkCodeSecretTable;
   server_settings: ServerSettingTable;
   webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 /** A workspace's webhook receiver (issue 41, migration 0027). */
@@ -286,6 +287,27 @@ export interface WebhookEndpointTable {
   disabled_at: number | null;
   disabled_reason: string | null;
   created_at: number;
+}
+
+/** One event for one endpoint: the outbox row the delivery worker claims (migration 0028). */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  /** `msg_…`: the webhook-id of every attempt. */
+  event_id: string;
+  type: string;
+  /** The event's snapshot, JSON. */
+  data: string;
+  created_at: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: number;
+  /** A worker's claim, until then; null or past: free to claim. */
+  claimed_until: number | null;
+  last_attempt_at: number | null;
+  response_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
 }
 
 /** A person's WebAuthn credential (decision 0030). */

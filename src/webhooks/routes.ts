@@ -4,7 +4,19 @@ import { ACCOUNT_ERRORS } from '../accounts/account-errors.js';
 import { documentedOnly, REQUIRED_AUTH } from '../http/api-docs.js';
 import type { WorkspaceCaller } from '../http/auth.js';
 import { errorResponse, workspaceCallErrors, workspaceNotFoundResponse } from '../http/error-schemas.js';
-import { NewWebhookBody, type Webhook, WebhookList, WebhookPath, WebhookRemoved, WebhooksQuery, WebhookWithSecret } from './schemas.js';
+import type { WebhookDelivery } from '../storage/stores/webhooks.js';
+import {
+  type Delivery,
+  DeliveryList,
+  Delivery as DeliverySchema,
+  NewWebhookBody,
+  type Webhook,
+  WebhookList,
+  WebhookPath,
+  WebhookRemoved,
+  WebhooksQuery,
+  WebhookWithSecret,
+} from './schemas.js';
 import { WEBHOOK_ERRORS } from './webhook-errors.js';
 import type { WebhookService, WebhookView } from './webhook-service.js';
 
@@ -20,6 +32,20 @@ const toWebhook = (view: WebhookView): Webhook => ({
   previousSecretUntil: iso(view.previousSecretUntil),
   disabledAt: iso(view.disabledAt),
   disabledReason: view.disabledReason,
+});
+
+const toDelivery = (delivery: WebhookDelivery): Delivery => ({
+  id: delivery.id,
+  eventId: delivery.eventId,
+  type: delivery.type,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  responseStatus: delivery.responseStatus,
+  lastError: delivery.lastError,
+  createdAt: new Date(delivery.createdAt).toISOString(),
+  lastAttemptAt: iso(delivery.lastAttemptAt),
+  nextAttemptAt: delivery.status === 'pending' ? iso(delivery.nextAttemptAt) : null,
+  deliveredAt: iso(delivery.deliveredAt),
 });
 
 const notFound = errorResponse(404, {
@@ -123,6 +149,48 @@ export function webhookRoutes(webhooks: WebhookService, callerIn: WorkspaceCalle
         const caller = await callerIn(request, request.query.workspaceId, 'account');
         const { view, secret } = await webhooks.rotate(caller, request.params.id);
         return { ...toWebhook(view), secret };
+      },
+    );
+
+    app.get(
+      '/webhooks/:id/deliveries',
+      {
+        ...options,
+        schema: {
+          summary: "A webhook's deliveries",
+          description: 'The latest 50, newest first: event, status, attempts, the last answer’s status or error, and when.',
+          tags,
+          security: REQUIRED_AUTH,
+          params: WebhookPath,
+          querystring: WebhooksQuery,
+          response: { 200: DeliveryList, ...errors, 404: notFound, 422: badInput },
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        return (await webhooks.deliveriesOf(caller, request.params.id)).map(toDelivery);
+      },
+    );
+
+    app.post(
+      '/webhooks/:id/test',
+      {
+        ...options,
+        schema: {
+          summary: 'Send a test event',
+          description:
+            'A `webhook.test` event to this webhook alone, sent at once and signed as every delivery is; answered with the ' +
+            'delivery, pending: its outcome shows in the deliveries within the send’s 10 s. Retried like any other when it fails.',
+          tags,
+          security: REQUIRED_AUTH,
+          params: WebhookPath,
+          querystring: WebhooksQuery,
+          response: { 200: DeliverySchema, ...errors, 404: notFound, 422: badInput },
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        return toDelivery(await webhooks.sendTest(caller, request.params.id));
       },
     );
   };

@@ -59,5 +59,29 @@ export const WebhookWithSecret = Type.Object(
 
 export const WebhookRemoved = Type.Object({ success: Type.Literal(true) }, { additionalProperties: false });
 
+export const Delivery = Type.Object(
+  {
+    id: Type.Integer(),
+    eventId: Type.String({ description: 'The `webhook-id` of every attempt (`msg_…`): the same on each retry, so a receiver can drop repeats.' }),
+    type: Type.String({ description: `The event: ${eventNames}, or webhook.test.` }),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
+      description: 'pending: not yet answered 2xx and still retried; delivered: answered 2xx; failed: retried for 24 hours, then given up.',
+    }),
+    attempts: Type.Integer({ description: 'How many times it was sent.' }),
+    responseStatus: Type.Union([Type.Integer(), Type.Null()], { description: "The last attempt's HTTP status; null when none came." }),
+    lastError: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the last attempt failed (`answered 500`, `no answer within 10 s`, a refusal); null when it did not.',
+    }),
+    createdAt: Type.String({ format: 'date-time', description: 'When the event happened.' }),
+    lastAttemptAt: when('When it was last sent; null: not yet.'),
+    nextAttemptAt: when('When it will be sent again (pending only); null otherwise.'),
+    deliveredAt: when('When the receiver answered 2xx; null: not yet.'),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryList = Type.Array(Delivery, { description: "The webhook's latest 50 deliveries, newest first." });
+
 export type Webhook = Static<typeof Webhook>;
+export type Delivery = Static<typeof Delivery>;
 export type WebhookWithSecret = Static<typeof WebhookWithSecret>;

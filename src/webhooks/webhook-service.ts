@@ -5,8 +5,16 @@ import type { Caller } from '../accounts/caller.js';
 import { requireRole } from '../accounts/roles.js';
 import { BriefError, tooLong } from '../errors.js';
 import { refusalOf } from '../net/outbound-request.js';
-import { WEBHOOK_EVENTS, type WebhookEndpointRecord, type WebhookEventType, type WebhookStore } from '../storage/stores/webhooks.js';
+import {
+  WEBHOOK_EVENTS,
+  type WebhookDelivery,
+  type WebhookDeliveryStore,
+  type WebhookEndpointRecord,
+  type WebhookEventType,
+  type WebhookStore,
+} from '../storage/stores/webhooks.js';
 import { WEBHOOK_ERRORS } from './webhook-errors.js';
+import { TEST_EVENT } from './webhook-events.js';
 import { newSecret } from './webhook-signature.js';
 
 /** How long the previous secret still signs after a rotation. */
@@ -32,9 +40,15 @@ export interface NewWebhook {
   readonly includeBots?: boolean | undefined;
 }
 
+/** How many of an endpoint's deliveries the list shows, newest first. */
+export const DELIVERIES_SHOWN = 50;
+
 export class WebhookService {
   constructor(
     private readonly store: WebhookStore,
+    private readonly deliveries: WebhookDeliveryStore,
+    /** Asks the delivery worker to look for due deliveries now (a test event is sent at once). */
+    private readonly wake: () => void,
     /** WEBHOOK_ALLOW_HOSTS: exempt from https-only and the public-address rule. */
     private readonly allowHosts: readonly string[],
     private readonly now: () => number = Date.now,
@@ -66,6 +80,28 @@ export class WebhookService {
     const record = await this.store.rotate(caller.accountId, id, secret, this.now() + ROTATION_OVERLAP_MS);
     if (record === undefined) throw WEBHOOK_ERRORS.notFound();
     return { view: this.toView(record), secret };
+  }
+
+  /** An endpoint's latest deliveries, newest first: status, attempts, the last answer's status or error. */
+  async deliveriesOf(caller: Caller, id: number): Promise<WebhookDelivery[]> {
+    const endpoint = await this.ownEndpoint(caller, id);
+    return this.deliveries.deliveriesOf(endpoint.id, DELIVERIES_SHOWN);
+  }
+
+  /** A `webhook.test` event for this endpoint alone, sent at once (then retried like any other). */
+  async sendTest(caller: Caller, id: number): Promise<WebhookDelivery> {
+    const endpoint = await this.ownEndpoint(caller, id);
+    const data = { webhookId: endpoint.id, message: 'A test event from Brief: this endpoint receives signed deliveries.' };
+    const delivery = await this.deliveries.enqueue(endpoint.id, TEST_EVENT, JSON.stringify(data));
+    this.wake();
+    return delivery;
+  }
+
+  private async ownEndpoint(caller: Caller, id: number): Promise<WebhookEndpointRecord> {
+    requireRole(caller, 'webhooks:write');
+    const endpoint = await this.store.endpointOf(caller.accountId, id);
+    if (endpoint === undefined) throw WEBHOOK_ERRORS.notFound();
+    return endpoint;
   }
 
   /** The URL as it will be sent to, or a 422 naming `url` (what no DNS answer can make right: scheme, credentials, a private address). */

@@ -212,6 +212,7 @@ describe('API document and reference page', () => {
       'GET /v3/tokens',
       'GET /v3/tokens/current',
       'GET /v3/webhooks',
+      'GET /v3/webhooks/{id}/deliveries',
       'GET /{key}',
       'PATCH /auth/members/{userId}',
       'PATCH /v3/shorten/domains/{domain}',
@@ -237,6 +238,7 @@ describe('API document and reference page', () => {
       'POST /v3/tokens',
       'POST /v3/webhooks',
       'POST /v3/webhooks/{id}/rotate',
+      'POST /v3/webhooks/{id}/test',
       'POST /{key}',
       'PUT /v3/shorten/domains',
     ]);

@@ -9,6 +9,7 @@ import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
+import { SqlWebhookDeliveryStore } from '../sql/webhook-delivery-store.js';
 import { SqlWebhookStore } from '../sql/webhook-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { PostgresAnalyticsStore } from './analytics-store.js';
@@ -37,5 +38,6 @@ export function postgresStores(connection: Connection): StoreSet {
     settings: new SqlServerSettingsStore(connection),
     visitLimits: new SqlVisitLimitStore(connection),
     webhooks: new SqlWebhookStore(connection),
+    webhookDeliveries: new SqlWebhookDeliveryStore(connection, true),
   };
 }

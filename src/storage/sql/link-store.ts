@@ -16,6 +16,7 @@ import { inPowersOfTwo } from './batch-shapes.js';
 import type { CodePermutation } from './code-permutation.js';
 import { IS_STORED_CODE, IS_STORED_KEY, permutationOf } from './link-codes.js';
 import { rulesColumn, TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
+import { recordLinkEvent } from './webhook-outbox.js';
 
 // The dedupe index is partial (migrations/0003): a query uses it only when it names the
 // index's condition literally, not as a bound parameter.
@@ -103,6 +104,7 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       await recordChange(db, link);
+      await recordLinkEvent(db, 'link.deleted', { ...link, deletedAt: Date.now() });
       return true;
     });
   }
@@ -149,7 +151,9 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
         .executeTakeFirst();
       if (!row) return undefined;
       await recordChange(db, link);
-      return toLinkRecord(row);
+      const updated = toLinkRecord(row);
+      await recordLinkEvent(db, 'link.updated', updated);
+      return updated;
     });
   }
 

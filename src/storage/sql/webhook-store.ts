@@ -6,7 +6,7 @@ import type { WebhookEndpointTable } from '../tables.js';
 const isEvent = (name: string): name is WebhookEventType => (WEBHOOK_EVENTS as readonly string[]).includes(name);
 const nullableNumber = (value: number | null) => (value === null ? null : Number(value)); // bigint arrives as a string on PostgreSQL
 
-const toEndpoint = (row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord => ({
+export const toEndpoint = (row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord => ({
   id: row.id,
   accountId: row.account_id,
   url: row.url,

@@ -7,6 +7,7 @@ import { SqlPasswordStore } from '../sql/password-store.js';
 import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
+import { SqlWebhookDeliveryStore } from '../sql/webhook-delivery-store.js';
 import { SqlWebhookStore } from '../sql/webhook-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { SqliteAnalyticsStore } from './analytics-store.js';
@@ -36,5 +37,6 @@ export function sqliteStores(connection: SqliteConnection): StoreSet {
     settings: new SqlServerSettingsStore(connection),
     visitLimits: new SqlVisitLimitStore(connection),
     webhooks: new SqlWebhookStore(connection),
+    webhookDeliveries: new SqlWebhookDeliveryStore(connection, false),
   };
 }

@@ -13,7 +13,7 @@ import type { PasswordStore } from './passwords.js';
 import type { PeopleStore } from './people.js';
 import type { ServerSettingsStore } from './server-settings.js';
 import type { VisitLimitStore } from './visit-limits.js';
-import type { WebhookStore } from './webhooks.js';
+import type { WebhookDeliveryStore, WebhookStore } from './webhooks.js';
 
 export interface StoreSet {
   readonly links: LinkStore;
@@ -34,4 +34,6 @@ export interface StoreSet {
   readonly visitLimits: VisitLimitStore;
   /** Webhook endpoints (issue 41). */
   readonly webhooks: WebhookStore;
+  /** The webhooks' outbox: deliveries claimed, sent and recorded (decision 0045). */
+  readonly webhookDeliveries: WebhookDeliveryStore;
 }

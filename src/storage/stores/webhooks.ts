@@ -32,3 +32,64 @@ export interface WebhookStore {
   /** Puts a new secret in, the current one signing on until `previousUntil`; undefined when the account has no such endpoint. */
   rotate(accountId: number, id: number, secret: string, previousUntil: number): Promise<WebhookEndpointRecord | undefined>;
 }
+
+/** What a link event carries of the link, at the moment of the change: the worker renders it into the body. */
+export interface LinkEventData {
+  readonly linkId: number;
+  readonly accountId: number;
+  readonly domain: string;
+  readonly key: string;
+  readonly slug: string | null;
+  readonly url: string;
+  readonly title: string | null;
+  readonly comment: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number | null;
+  readonly expiresAt: number | null;
+  readonly deletedAt: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event for one endpoint, and how sending it went. */
+export interface WebhookDelivery {
+  readonly id: number;
+  readonly endpointId: number;
+  /** `msg_…`: the webhook-id of every attempt. */
+  readonly eventId: string;
+  readonly type: string;
+  /** The event's snapshot, JSON. */
+  readonly data: string;
+  readonly createdAt: number;
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  readonly lastAttemptAt: number | null;
+  readonly responseStatus: number | null;
+  readonly lastError: string | null;
+  readonly deliveredAt: number | null;
+}
+
+/** What one attempt came to. */
+export interface AttemptOutcome {
+  readonly at: number;
+  readonly status: DeliveryStatus;
+  /** When to try again (pending only). */
+  readonly nextAttemptAt: number;
+  readonly responseStatus: number | null;
+  readonly error: string | null;
+}
+
+export interface WebhookDeliveryStore {
+  /** An event for one endpoint only, due now (the test event); its event id. */
+  enqueue(endpointId: number, type: string, data: string): Promise<WebhookDelivery>;
+  /**
+   * Claims up to `limit` pending deliveries due by `now` that no live claim holds, until `now + leaseMs`; each
+   * with its endpoint. On PostgreSQL the rows are taken with FOR UPDATE SKIP LOCKED, so instances never claim one twice.
+   */
+  claimDue(now: number, leaseMs: number, limit: number): Promise<Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpointRecord }>>;
+  /** Records an attempt's outcome and lets the claim go. */
+  finish(id: number, outcome: AttemptOutcome): Promise<void>;
+  /** An endpoint's deliveries, newest first. */
+  deliveriesOf(endpointId: number, limit: number): Promise<WebhookDelivery[]>;
+}

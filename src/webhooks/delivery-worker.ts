@@ -1,0 +1,124 @@
+// The webhooks' delivery worker (decision 0045): a timer in the server process that claims due deliveries from
+// the outbox, sends each with the guarded client (net/outbound-request.ts), signed, and records the outcome. A
+// failure is retried with exponential backoff and jitter until 24 h after the event, then the delivery is failed.
+// Claims are leases: an instance killed mid-send leaves rows that another (or the restarted one) takes once the
+// lease runs out, so delivery is at least once, with the same webhook-id every time.
+import type { Log } from '../log.js';
+import type { OutboundOutcome } from '../net/outbound-request.js';
+import type { WebhookDelivery, WebhookDeliveryStore, WebhookEndpointRecord } from '../storage/stores/webhooks.js';
+import { eventBody, type UrlPrefixOf } from './webhook-events.js';
+import { webhookHeaders } from './webhook-signature.js';
+
+export interface DeliveryWorkerOptions {
+  /** How often due deliveries are looked for. */
+  readonly pollMs: number;
+  /** Deliveries claimed at a time, sent side by side. */
+  readonly batch: number;
+  /** How long a claim holds: longer than one send (10 s) with room to spare. */
+  readonly leaseMs: number;
+  /** The first retry's delay; each next one doubles, up to maxDelayMs, each with jitter. */
+  readonly retryBaseMs: number;
+  readonly maxDelayMs: number;
+  /** After this long since the event a delivery is failed, not retried. */
+  readonly giveUpAfterMs: number;
+}
+
+export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
+  pollMs: 1000,
+  batch: 20,
+  leaseMs: 60_000,
+  retryBaseMs: 5000,
+  maxDelayMs: 3_600_000,
+  giveUpAfterMs: 24 * 3_600_000,
+};
+
+export interface Sender {
+  post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<OutboundOutcome>;
+}
+
+/** The delay before retry `attempt` (1: the first retry): base × 2^(attempt-1), capped, then between half and all of it. */
+export function retryDelay(attempt: number, options: Pick<DeliveryWorkerOptions, 'retryBaseMs' | 'maxDelayMs'>, random = Math.random): number {
+  const full = Math.min(options.retryBaseMs * 2 ** Math.min(attempt - 1, 30), options.maxDelayMs);
+  return Math.round(full * (0.5 + random() / 2));
+}
+
+/** What an attempt's outcome says, for the delivery's record. */
+function describe(outcome: OutboundOutcome): { delivered: boolean; responseStatus: number | null; error: string | null } {
+  switch (outcome.kind) {
+    case 'response': {
+      const delivered = outcome.status >= 200 && outcome.status < 300;
+      return { delivered, responseStatus: outcome.status, error: delivered ? null : `answered ${outcome.status}` };
+    }
+    case 'refused':
+      return { delivered: false, responseStatus: null, error: `refused: ${outcome.reason}` };
+    case 'timeout':
+      return { delivered: false, responseStatus: null, error: 'no answer within 10 s' };
+    case 'error':
+      return { delivered: false, responseStatus: null, error: outcome.reason };
+  }
+}
+
+export class WebhookDeliveryWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private readonly options: DeliveryWorkerOptions;
+
+  constructor(
+    private readonly store: WebhookDeliveryStore,
+    private readonly sender: Sender,
+    private readonly urlPrefixOf: UrlPrefixOf,
+    private readonly log: Log,
+    options: Partial<DeliveryWorkerOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.options = { ...DELIVERY_DEFAULTS, ...options };
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for the sends under way (at most one send's timeout). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Looks for due deliveries now, unless a round is under way (a test event asks for this). */
+  wake(): void {
+    if (this.running) return;
+    this.running = this.runOnce()
+      .catch((err: unknown) => {
+        this.log.warn({ err }, 'webhook delivery round failed; will retry');
+        return 0;
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
+  /** One round: claims a batch of due deliveries and sends them side by side; how many it sent. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.store.claimDue(this.now(), this.options.leaseMs, this.options.batch);
+    await Promise.all(claimed.map(({ delivery, endpoint }) => this.deliver(delivery, endpoint)));
+    return claimed.length;
+  }
+
+  private async deliver(delivery: WebhookDelivery, endpoint: WebhookEndpointRecord): Promise<void> {
+    const body = await eventBody(delivery, this.urlPrefixOf);
+    const sentAt = this.now();
+    const secrets = [endpoint.secret];
+    if (endpoint.previousSecret !== null && endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > sentAt) {
+      secrets.push(endpoint.previousSecret);
+    }
+    const outcome = await this.sender.post(endpoint.url, webhookHeaders(secrets, delivery.eventId, new Date(sentAt), body), body);
+    const { delivered, responseStatus, error } = describe(outcome);
+    const at = this.now();
+    const attempt = delivery.attempts + 1;
+    const retryAt = at + retryDelay(attempt, this.options);
+    const status = delivered ? 'delivered' : retryAt - delivery.createdAt > this.options.giveUpAfterMs ? 'failed' : 'pending';
+    await this.store.finish(delivery.id, { at, status, nextAttemptAt: status === 'pending' ? retryAt : at, responseStatus, error });
+  }
+}

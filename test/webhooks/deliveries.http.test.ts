@@ -1,0 +1,113 @@
+// Webhook deliveries through the app (issue 41): a link made through the API reaches a subscribed receiver, signed
+// (verified by standardwebhooks); "Send test event" delivers webhook.test at once; the deliveries list shows each
+// with its status, attempts and answer; another workspace's webhook is not found. The app's own worker sends.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { eventually, useTestApp } from '../support/app.js';
+import { dialects } from '../support/database.js';
+
+interface Received {
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+for (const dialect of dialects) {
+  describe(`webhook deliveries (${dialect})`, () => {
+    const ctx = useTestApp(dialect, { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
+    const received: Received[] = [];
+    let status = 200;
+    const server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        received.push({ headers: request.headers as Record<string, string>, body });
+        response.writeHead(status).end();
+      });
+    });
+    let url = '';
+    before(async () => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    });
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    const call = (headers: Record<string, string>, method: string, path: string, body?: unknown) =>
+      ctx.t.app.inject({
+        method: method as 'GET',
+        url: path,
+        headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      });
+
+    it('delivers link.created for a link made through the API, signed, and lists the delivery', async () => {
+      const owner = await ctx.t.account('deliver');
+      const hook = (await call(owner.headers, 'POST', '/v3/webhooks', { url, events: ['link.created'] })).json();
+      const made = await call(owner.headers, 'POST', '/v3/shorten/bulk', [{ url: 'https://example.com/delivered' }]);
+      assert.equal(made.statusCode, 200, made.body);
+      const arrived = await eventually(async () => received.some(({ body }) => body.includes('https://example.com/delivered')), 150);
+      assert.ok(arrived, 'the receiver got the event');
+      const delivery = received.find(({ body }) => body.includes('https://example.com/delivered'))!;
+      const event = new Webhook(hook.secret).verify(delivery.body, delivery.headers) as { type: string; data: { id: string; shortUrl: string } };
+      assert.equal(event.type, 'link.created');
+      assert.equal(event.data.id, made.json()[0].id);
+      assert.equal(event.data.shortUrl, made.json()[0].shortLink);
+      const listed = await eventually(async () => {
+        const list = (await call(owner.headers, 'GET', `/v3/webhooks/${hook.id}/deliveries`)).json();
+        return list.length === 1 && list[0].status === 'delivered';
+      }, 150);
+      assert.ok(listed);
+      const [entry] = (await call(owner.headers, 'GET', `/v3/webhooks/${hook.id}/deliveries`)).json();
+      assert.equal(entry.eventId, delivery.headers['webhook-id']);
+      assert.deepEqual(
+        [entry.type, entry.attempts, entry.responseStatus, entry.lastError, entry.nextAttemptAt],
+        ['link.created', 1, 200, null, null],
+      );
+    });
+
+    it('sends a test event at once; a failing answer shows as pending with its status', async () => {
+      const owner = await ctx.t.account('test-event');
+      const hook = (await call(owner.headers, 'POST', '/v3/webhooks', { url, events: ['link.deleted'] })).json();
+      status = 500;
+      try {
+        const sent = await call(owner.headers, 'POST', `/v3/webhooks/${hook.id}/test`);
+        assert.equal(sent.statusCode, 200, sent.body);
+        assert.equal(sent.json().type, 'webhook.test');
+        assert.equal(sent.json().status, 'pending');
+        const failed = await eventually(async () => {
+          const [entry] = (await call(owner.headers, 'GET', `/v3/webhooks/${hook.id}/deliveries`)).json();
+          return entry?.attempts === 1;
+        }, 150);
+        assert.ok(failed);
+        const [entry] = (await call(owner.headers, 'GET', `/v3/webhooks/${hook.id}/deliveries`)).json();
+        assert.deepEqual([entry.status, entry.responseStatus, entry.lastError], ['pending', 500, 'answered 500']);
+        assert.ok(Date.parse(entry.nextAttemptAt) > Date.now());
+        const test = received.find(({ headers }) => headers['webhook-id'] === entry.eventId)!;
+        const body = new Webhook(hook.secret).verify(test.body, test.headers) as { type: string; data: { webhookId: number } };
+        assert.equal(body.type, 'webhook.test');
+        assert.equal(body.data.webhookId, hook.id);
+      } finally {
+        status = 200;
+      }
+    });
+
+    it('answers 404 for another workspace’s webhook', async () => {
+      const owner = await ctx.t.account('mine');
+      const other = await ctx.t.account('theirs');
+      const hook = (await call(owner.headers, 'POST', '/v3/webhooks', { url, events: ['link.created'] })).json();
+      for (const [method, path] of [
+        ['POST', `/v3/webhooks/${hook.id}/test`],
+        ['GET', `/v3/webhooks/${hook.id}/deliveries`],
+      ] as const) {
+        const answer = await call(other.headers, method, path);
+        assert.equal(answer.statusCode, 404, `${method} ${path}`);
+        assert.equal(answer.json().message, 'Webhook not found');
+      }
+      assert.deepEqual((await call(owner.headers, 'GET', `/v3/webhooks/${hook.id}/deliveries`)).json(), []);
+    });
+  });
+}
