@@ -92,6 +92,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     blockedCreates: () => services.links.blockedRefusals,
     visits: () => redirects.visitFigures(),
     redirects: () => redirects.redirectFigures(),
+    webhooks: services.webhookWorker.figures,
   });
   const redirectAnswers = metrics.redirects;
 

@@ -4,6 +4,7 @@
 // Claims are leases: an instance killed mid-send leaves rows that another (or the restarted one) takes once the
 // lease runs out, so delivery is at least once, with the same webhook-id every time.
 import type { Log } from '../log.js';
+import type { WebhookFigures } from '../metrics/metrics.js';
 import type { OutboundOutcome } from '../net/outbound-request.js';
 import type { WebhookDelivery, WebhookDeliveryStore, WebhookEndpointRecord } from '../storage/stores/webhooks.js';
 import { eventBody, type UrlPrefixOf } from './webhook-events.js';
@@ -59,6 +60,9 @@ function describe(outcome: OutboundOutcome): { delivered: boolean; responseStatu
 }
 
 export class WebhookDeliveryWorker {
+  /** Attempts of this process by outcome, and the outbox's queue: what GET /metrics shows. */
+  readonly figures: WebhookFigures;
+  private readonly outcomes = { delivered: 0, retried: 0, failed: 0 };
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private readonly options: DeliveryWorkerOptions;
@@ -72,6 +76,7 @@ export class WebhookDeliveryWorker {
     private readonly now: () => number = Date.now,
   ) {
     this.options = { ...DELIVERY_DEFAULTS, ...options };
+    this.figures = { outcomes: this.outcomes, queue: () => this.store.queue() };
   }
 
   start(): void {
@@ -120,5 +125,6 @@ export class WebhookDeliveryWorker {
     const retryAt = at + retryDelay(attempt, this.options);
     const status = delivered ? 'delivered' : retryAt - delivery.createdAt > this.options.giveUpAfterMs ? 'failed' : 'pending';
     await this.store.finish(delivery.id, { at, status, nextAttemptAt: status === 'pending' ? retryAt : at, responseStatus, error });
+    this.outcomes[status === 'pending' ? 'retried' : status]++;
   }
 }

@@ -95,6 +95,18 @@ for (const dialect of dialects) {
       }
     });
 
+    it('counts attempts by outcome and shows the queue in GET /metrics', async () => {
+      const scrape = async () => (await ctx.t.app.inject({ url: '/metrics', headers: { host: 'short.test' } })).body;
+      const sample = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+      const text = await scrape();
+      // The tests above delivered one event and saw one answered 500 (now pending a retry).
+      assert.ok(sample(text, 'brief_webhook_deliveries_total{outcome="delivered"}') >= 1, text);
+      assert.ok(sample(text, 'brief_webhook_deliveries_total{outcome="retried"}') >= 1);
+      assert.equal(sample(text, 'brief_webhook_deliveries_total{outcome="failed"}'), 0);
+      assert.ok(sample(text, 'brief_webhook_queue_depth') >= 1);
+      assert.ok(sample(text, 'brief_webhook_oldest_undelivered_seconds') > 0);
+    });
+
     it('answers 404 for another workspace’s webhook', async () => {
       const owner = await ctx.t.account('mine');
       const other = await ctx.t.account('theirs');

@@ -116,6 +116,15 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     );
   }
 
+  async queue(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
+    const row = await this.connection.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created_at').as('oldest')])
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return { pending: Number(row.pending), oldestCreatedAt: row.oldest === null ? null : Number(row.oldest) };
+  }
+
   async deliveriesOf(endpointId: number, limit: number): Promise<WebhookDelivery[]> {
     const rows = await this.connection.db
       .selectFrom('webhook_deliveries')

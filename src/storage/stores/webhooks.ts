@@ -90,6 +90,8 @@ export interface WebhookDeliveryStore {
   claimDue(now: number, leaseMs: number, limit: number): Promise<Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpointRecord }>>;
   /** Records an attempt's outcome and lets the claim go. */
   finish(id: number, outcome: AttemptOutcome): Promise<void>;
+  /** How many deliveries wait, and when the oldest of them happened. */
+  queue(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
   /** An endpoint's deliveries, newest first. */
   deliveriesOf(endpointId: number, limit: number): Promise<WebhookDelivery[]>;
 }
