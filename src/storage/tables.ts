@@ -284,6 +284,8 @@ export interface WebhookEndpointTable {
   /** The secret before the last rotation, which signs too until previous_secret_until. */
   previous_secret: string | null;
   previous_secret_until: number | null;
+  /** Since when every attempt failed; null: the last one succeeded, or none was made. */
+  failing_since: number | null;
   disabled_at: number | null;
   disabled_reason: string | null;
   created_at: number;

@@ -22,6 +22,8 @@ export interface DeliveryWorkerOptions {
   readonly maxDelayMs: number;
   /** After this long since the event a delivery is failed, not retried. */
   readonly giveUpAfterMs: number;
+  /** An endpoint whose every attempt failed for this long is disabled. */
+  readonly disableAfterMs: number;
 }
 
 export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
@@ -31,6 +33,7 @@ export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
   retryBaseMs: 5000,
   maxDelayMs: 3_600_000,
   giveUpAfterMs: 24 * 3_600_000,
+  disableAfterMs: 3 * 24 * 3_600_000,
 };
 
 export interface Sender {
@@ -112,6 +115,11 @@ export class WebhookDeliveryWorker {
   }
 
   private async deliver(delivery: WebhookDelivery, endpoint: WebhookEndpointRecord): Promise<void> {
+    if (endpoint.disabledAt !== null) {
+      // Written before it was disabled: not sent, and said why.
+      await this.record(delivery, endpoint, { delivered: false, responseStatus: null, error: 'the webhook is disabled' }, true);
+      return;
+    }
     const body = await eventBody(delivery, this.urlPrefixOf);
     const sentAt = this.now();
     const secrets = [endpoint.secret];
@@ -119,12 +127,29 @@ export class WebhookDeliveryWorker {
       secrets.push(endpoint.previousSecret);
     }
     const outcome = await this.sender.post(endpoint.url, webhookHeaders(secrets, delivery.eventId, new Date(sentAt), body), body);
-    const { delivered, responseStatus, error } = describe(outcome);
+    await this.record(delivery, endpoint, describe(outcome), false);
+  }
+
+  private async record(
+    delivery: WebhookDelivery,
+    endpoint: WebhookEndpointRecord,
+    { delivered, responseStatus, error }: ReturnType<typeof describe>,
+    giveUp: boolean,
+  ): Promise<void> {
     const at = this.now();
-    const attempt = delivery.attempts + 1;
-    const retryAt = at + retryDelay(attempt, this.options);
-    const status = delivered ? 'delivered' : retryAt - delivery.createdAt > this.options.giveUpAfterMs ? 'failed' : 'pending';
-    await this.store.finish(delivery.id, { at, status, nextAttemptAt: status === 'pending' ? retryAt : at, responseStatus, error });
+    const retryAt = at + retryDelay(delivery.attempts + 1, this.options);
+    const status = delivered ? 'delivered' : giveUp || retryAt - delivery.createdAt > this.options.giveUpAfterMs ? 'failed' : 'pending';
+    const days = Math.round(this.options.disableAfterMs / 86_400_000);
+    await this.store.finish(delivery.id, {
+      endpointId: endpoint.id,
+      disableAfterMs: this.options.disableAfterMs,
+      disableReason: `Every delivery failed for ${days} days; the last: ${error ?? 'no answer'}. Remove it and add it again once it answers 2xx.`,
+      at,
+      status,
+      nextAttemptAt: status === 'pending' ? retryAt : at,
+      responseStatus,
+      error,
+    });
     this.outcomes[status === 'pending' ? 'retried' : status]++;
   }
 }

@@ -200,6 +200,60 @@ for (const dialect of dialects) {
       }
     });
 
+    it('disables an endpoint whose every attempt failed for 3 days, says why, and writes it no more events', async () => {
+      const { record } = await endpoint('http://127.0.0.1:9/down', ['link.created']);
+      const sender = worker();
+      const start = Date.now();
+      clock = start;
+      await createStoreLink(test.database, accountId, 'down-1');
+      await sender.runOnce();
+      assert.equal((await test.database.webhooks.endpointOf(accountId, record.id))?.disabledAt, null, 'one failure disables nothing');
+      // A success ends the run of failures.
+      const up = await receiver([200]);
+      await test.database.db.updateTable('webhook_endpoints').set({ url: up.url }).where('id', '=', record.id).execute();
+      clock = start + 2 * 86_400_000;
+      await test.database.db.updateTable('webhook_deliveries').set({ next_attempt_at: clock }).where('endpoint_id', '=', record.id).execute();
+      await sender.runOnce();
+      await up.close();
+      assert.equal(up.received.length, 1);
+      assert.equal((await test.database.webhooks.endpointOf(accountId, record.id))?.disabledAt, null);
+      // Down again: failing from day 2 to day 5 disables it.
+      await test.database.db.updateTable('webhook_endpoints').set({ url: 'http://127.0.0.1:9/down' }).where('id', '=', record.id).execute();
+      await createStoreLink(test.database, accountId, 'down-2');
+      clock = start + 2 * 86_400_000 + 1000;
+      await test.database.db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: clock, created_at: clock })
+        .where('status', '=', 'pending')
+        .execute();
+      await sender.runOnce();
+      await createStoreLink(test.database, accountId, 'down-3');
+      clock = start + 5 * 86_400_000 + 2000;
+      await test.database.db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: clock, created_at: clock })
+        .where('status', '=', 'pending')
+        .execute();
+      await sender.runOnce();
+      const disabled = await test.database.webhooks.endpointOf(accountId, record.id);
+      assert.equal(disabled?.disabledAt, clock);
+      assert.match(disabled?.disabledReason ?? '', /^Every delivery failed for 3 days; the last: .*ECONNREFUSED/);
+      const before = (await test.database.webhookDeliveries.deliveriesOf(record.id, 100)).length;
+      await createStoreLink(test.database, accountId, 'down-4');
+      assert.equal(
+        (await test.database.webhookDeliveries.deliveriesOf(record.id, 100)).length,
+        before,
+        'no event is written for a disabled endpoint',
+      );
+      // What was written before it was disabled is failed, not sent.
+      clock += 3_600_000;
+      await test.database.db.updateTable('webhook_deliveries').set({ next_attempt_at: clock }).where('status', '=', 'pending').execute();
+      await sender.runOnce();
+      assert.deepEqual(await pending(), []);
+      const [last] = await test.database.webhookDeliveries.deliveriesOf(record.id, 1);
+      assert.deepEqual([last?.status, last?.lastError], ['failed', 'the webhook is disabled']);
+    });
+
     it('writes nothing for an account without endpoints', async () => {
       const lonely = await test.database.accounts.create(`lonely${Math.random().toString(36).slice(2, 8)}`);
       const before = (await test.database.db.selectFrom('webhook_deliveries').select('id').execute()).length;

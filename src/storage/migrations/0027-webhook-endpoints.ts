@@ -4,7 +4,7 @@ import type { Dialect } from '../connection.js';
 // Webhook endpoints (issue 41): a workspace's receivers, the events each wants, and its signing secret. The
 // secret is stored as it is (a delivery is signed with it, so a hash would not do) and shown once, when made or
 // rotated; during a rotation the previous one signs too until `previous_secret_until`. `disabled_at` and its
-// reason: an endpoint failing for days is turned off and its owner is told why.
+// reason: an endpoint failing for 3 days (`failing_since`) is turned off and its owner is told why.
 export function webhookEndpoints(dialect: Dialect) {
   const id = dialect === 'sqlite' ? sql`integer primary key autoincrement` : sql`serial primary key`;
   const time = dialect === 'sqlite' ? 'integer' : 'bigint';
@@ -22,6 +22,8 @@ export function webhookEndpoints(dialect: Dialect) {
         .addColumn('secret', 'text', (c) => c.notNull())
         .addColumn('previous_secret', 'text')
         .addColumn('previous_secret_until', time)
+        // Since when every attempt failed (null: the last one succeeded, or none was made); 3 days of it disables.
+        .addColumn('failing_since', time)
         .addColumn('disabled_at', time)
         .addColumn('disabled_reason', 'text')
         .addColumn('created_at', time, (c) => c.notNull())

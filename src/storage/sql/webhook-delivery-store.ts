@@ -98,8 +98,8 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   async finish(id: number, outcome: AttemptOutcome): Promise<void> {
-    await this.connection.write((db) =>
-      db
+    await this.connection.write(async (db) => {
+      await db
         .updateTable('webhook_deliveries')
         .set((eb) => ({
           status: outcome.status,
@@ -112,8 +112,19 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
           delivered_at: outcome.status === 'delivered' ? outcome.at : null,
         }))
         .where('id', '=', id)
-        .execute(),
-    );
+        .execute();
+      const endpoint = db.updateTable('webhook_endpoints').where('id', '=', outcome.endpointId);
+      if (outcome.status === 'delivered') {
+        await endpoint.set({ failing_since: null }).execute();
+        return;
+      }
+      await endpoint.set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(outcome.at)) })).execute();
+      await endpoint
+        .set({ disabled_at: outcome.at, disabled_reason: outcome.disableReason })
+        .where('disabled_at', 'is', null)
+        .where('failing_since', '<=', outcome.at - outcome.disableAfterMs)
+        .execute();
+    });
   }
 
   async queue(): Promise<{ pending: number; oldestCreatedAt: number | null }> {

@@ -37,6 +37,7 @@ export class SqlWebhookStore implements WebhookStore {
           secret: endpoint.secret,
           previous_secret: null,
           previous_secret_until: null,
+          failing_since: null,
           disabled_at: null,
           disabled_reason: null,
           created_at: Date.now(),

@@ -72,6 +72,10 @@ export interface WebhookDelivery {
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
+  readonly endpointId: number;
+  /** How long an endpoint may fail every attempt before it is disabled, with `disableReason`. */
+  readonly disableAfterMs: number;
+  readonly disableReason: string;
   readonly at: number;
   readonly status: DeliveryStatus;
   /** When to try again (pending only). */
@@ -88,7 +92,10 @@ export interface WebhookDeliveryStore {
    * with its endpoint. On PostgreSQL the rows are taken with FOR UPDATE SKIP LOCKED, so instances never claim one twice.
    */
   claimDue(now: number, leaseMs: number, limit: number): Promise<Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpointRecord }>>;
-  /** Records an attempt's outcome and lets the claim go. */
+  /**
+   * Records an attempt's outcome and lets the claim go; in the same write, its endpoint's run of failures: ended by a
+   * success, else begun if it was not, and when it began `disableAfterMs` ago or more the endpoint is disabled.
+   */
   finish(id: number, outcome: AttemptOutcome): Promise<void>;
   /** How many deliveries wait, and when the oldest of them happened. */
   queue(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
