@@ -69,6 +69,43 @@ for (const dialect of dialects) {
       );
     });
 
+    it('delivers link.clicked with the stored visits, folded, bots only to an endpoint that asked for them', async () => {
+      const owner = await ctx.t.account('clicks');
+      const people = (await call(owner.headers, 'POST', '/v3/webhooks', { url: `${url}?people`, events: ['link.clicked'] })).json();
+      const everyone = (
+        await call(owner.headers, 'POST', '/v3/webhooks', { url: `${url}?everyone`, events: ['link.clicked'], includeBots: true })
+      ).json();
+      const made = (await call(owner.headers, 'POST', '/v3/shorten/bulk', [{ url: 'https://example.com/clicked' }])).json()[0];
+      const key = new URL(made.shortLink).pathname.slice(1);
+      const visit = (agent: string) => ctx.t.app.inject({ url: `/${key}`, headers: { host: new URL(made.shortLink).host, 'user-agent': agent } });
+      const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+      assert.equal((await visit(browser)).statusCode, 301);
+      assert.equal((await visit(browser)).statusCode, 301);
+      assert.equal((await visit('Googlebot/2.1 (+http://www.google.com/bot.html)')).statusCode, 301);
+      const clicksTo = (secret: string) =>
+        received
+          .filter(({ body }) => body.includes('"link.clicked"'))
+          .flatMap(({ headers, body }) => {
+            try {
+              return [
+                (new Webhook(secret).verify(body, headers) as { data: { clicks: Array<{ linkId: string; bot: string | null; clicks: number }> } })
+                  .data.clicks,
+              ];
+            } catch {
+              return []; // another endpoint's delivery
+            }
+          })
+          .flat()
+          .filter((click) => click.linkId === made.id);
+      const total = (clicks: Array<{ clicks: number }>) => clicks.reduce((sum, click) => sum + click.clicks, 0);
+      assert.ok(await eventually(async () => total(clicksTo(people.secret)) === 2 && total(clicksTo(everyone.secret)) === 3, 250));
+      assert.ok(
+        clicksTo(people.secret).every((click) => click.bot === null),
+        'no bot for the people-only endpoint',
+      );
+      assert.ok(clicksTo(everyone.secret).some((click) => click.bot !== null));
+    });
+
     it('sends a test event at once; a failing answer shows as pending with its status', async () => {
       const owner = await ctx.t.account('test-event');
       const hook = (await call(owner.headers, 'POST', '/v3/webhooks', { url, events: ['link.deleted'] })).json();

@@ -2,8 +2,9 @@
 // endpoint of the account that asked for the event, none (one indexed look-up) when no endpoint did.
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import type { ClickEvent } from '../stores/analytics.js';
 import type { LinkRecord } from '../stores/links.js';
-import type { LinkEventData, WebhookEventType } from '../stores/webhooks.js';
+import type { ClickEventData, LinkEventData, WebhookEventType } from '../stores/webhooks.js';
 import type { Tables } from '../tables.js';
 
 /** A new event's id, `msg_` and 16 random bytes: the webhook-id receivers drop repeats by. */
@@ -67,3 +68,64 @@ export async function recordEvent(db: Kysely<Tables>, accountId: number, type: W
 /** A link event, in the write that changed the link. */
 export const recordLinkEvent = (db: Kysely<Tables>, type: 'link.created' | 'link.updated' | 'link.deleted', link: LinkRecord) =>
   recordEvent(db, link.accountId, type, linkEventData(link));
+
+/** An endpoint that asked for link.clicked: whose clicks it gets, and whether bots' too. */
+export interface ClickSubscriber {
+  readonly id: number;
+  readonly account_id: number;
+  readonly include_bots: boolean | number;
+}
+
+/** Every endpoint that asked for link.clicked (few, of every account): one read a stored batch of visits. */
+export const CLICK_SUBSCRIBERS =
+  "select id, account_id, include_bots from webhook_endpoints where disabled_at is null and (' ' || events || ' ') like '% link.clicked %'";
+
+/**
+ * The link.clicked deliveries of one stored batch of visits (one analytics flush, so its clicks are at most a flush
+ * interval apart): per subscribed endpoint one delivery carrying its account's clicks, bots' only when it asked.
+ */
+export function clickDeliveries(
+  owned: ReadonlyArray<{ readonly event: ClickEvent; readonly accountId: number }>,
+  subscribers: readonly ClickSubscriber[],
+): Array<{ readonly endpointId: number; readonly data: string }> {
+  return subscribers.flatMap((endpoint) => {
+    const clicks: ClickEventData[] = [];
+    for (const { event, accountId } of owned) {
+      if (accountId !== endpoint.account_id || (event.bot !== null && !endpoint.include_bots)) continue;
+      const { linkId, time, clicks: count, bot, country, city, browser, os, deviceType, referrerHost, language } = event;
+      clicks.push({ linkId, time, clicks: count, bot, country, city, browser, os, deviceType, referrerHost, language });
+    }
+    return clicks.length === 0 ? [] : [{ endpointId: endpoint.id, data: JSON.stringify({ clicks }) }];
+  });
+}
+
+/** In the write that stores a batch of visits: its link.clicked deliveries. */
+export async function recordClickEvents(
+  db: Kysely<Tables>,
+  owned: ReadonlyArray<{ readonly event: ClickEvent; readonly accountId: number }>,
+): Promise<void> {
+  if (owned.length === 0) return;
+  const subscribers = (await sql<ClickSubscriber>`${sql.raw(CLICK_SUBSCRIBERS)}`.execute(db)).rows;
+  const deliveries = clickDeliveries(owned, subscribers);
+  if (deliveries.length === 0) return;
+  const now = Date.now();
+  await db
+    .insertInto('webhook_deliveries')
+    .values(
+      deliveries.map(({ endpointId, data }) => ({
+        endpoint_id: endpointId,
+        event_id: newEventId(),
+        type: 'link.clicked',
+        data,
+        created_at: now,
+        status: 'pending' as const,
+        next_attempt_at: now,
+        claimed_until: null,
+        last_attempt_at: null,
+        response_status: null,
+        last_error: null,
+        delivered_at: null,
+      })),
+    )
+    .execute();
+}

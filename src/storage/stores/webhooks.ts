@@ -49,6 +49,21 @@ export interface LinkEventData {
   readonly deletedAt: number | null;
 }
 
+/** What link.clicked carries of one stored click event. */
+export interface ClickEventData {
+  readonly linkId: number;
+  readonly time: number;
+  readonly clicks: number;
+  readonly bot: string | null;
+  readonly country: string | null;
+  readonly city: string | null;
+  readonly browser: string | null;
+  readonly os: string | null;
+  readonly deviceType: string | null;
+  readonly referrerHost: string | null;
+  readonly language: string | null;
+}
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One event for one endpoint, and how sending it went. */
