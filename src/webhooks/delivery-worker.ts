@@ -94,9 +94,9 @@ export class WebhookDeliveryWorker {
     await this.running;
   }
 
-  /** Looks for due deliveries now, unless a round is under way (a test event asks for this). */
+  /** Looks for due deliveries now, unless a round is under way or the worker is not started (the CLI's never is). */
   wake(): void {
-    if (this.running) return;
+    if (this.running || this.timer === undefined) return;
     this.running = this.runOnce()
       .catch((err: unknown) => {
         this.log.warn({ err }, 'webhook delivery round failed; will retry');
