@@ -5,9 +5,10 @@ import { ApiTokens } from './api-tokens';
 import { Domains } from './domains';
 import { Members } from './members';
 import { Passkeys } from './passkeys';
+import { Webhooks } from './webhooks';
 
 /**
- * The workspace's settings: its API tokens, its members and its domains; and, for a signed-in person, their own
+ * The workspace's settings: its API tokens, its members, its domains and its webhooks; and, for a signed-in person, their own
  * password (a page of its own) and passkeys.
  */
 export function SettingsPage() {
@@ -34,6 +35,9 @@ export function SettingsPage() {
       </section>
       <section class="card" aria-labelledby="domains">
         <Domains headingId="domains" />
+      </section>
+      <section class="card" aria-labelledby="webhooks">
+        <Webhooks headingId="webhooks" />
       </section>
     </>
   );
