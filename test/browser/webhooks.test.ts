@@ -2,31 +2,20 @@
 // Copy), the list, "Send test event" and its delivery shown with status, attempts and response, an error under its
 // field, Remove; no serious axe violation at a phone's and a desktop's width.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 import { assertAccessible, openPage, screenshot, suiteWithToken, WIDTHS } from './browser.js';
 
 describe('web app in Chromium: webhooks', { timeout: 300_000 }, () => {
   const suite = suiteWithToken('brief-browser-webhooks-', 'hooks', { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
-  const received: Array<{ headers: Record<string, string>; body: string }> = [];
-  const receiver = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers as Record<string, string>, body });
-      response.writeHead(204).end();
-    });
-  });
+  let receiver: Receiver;
   let hookUrl = '';
   before(async () => {
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiver = await startReceiver();
+    hookUrl = receiver.url;
   });
-  after(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  after(() => receiver.close());
 
   for (const width of WIDTHS) {
     it(`adds a webhook, sends it a test event and shows the delivery, removes it (${width.name})`, async () => {
@@ -55,14 +44,14 @@ describe('web app in Chromium: webhooks', { timeout: 300_000 }, () => {
         await page.getByRole('heading', { name: `${hookUrl}?${width.name}` }).waitFor();
         assert.ok(!(await page.content()).includes(secret), 'the secret is not on the page once its dialog is closed');
 
-        const before = received.length;
+        const before = receiver.received.length;
         await page.getByRole('button', { name: `Send test event to ${hookUrl}?${width.name}` }).click();
         await page.getByRole('status').filter({ hasText: 'Test event sent.' }).waitFor();
         const row = page.locator('table.tokens tbody tr').filter({ hasText: 'webhook.test' });
         await row.filter({ hasText: 'delivered' }).waitFor();
         assert.match((await row.textContent())!, /webhook\.test\s*delivered\s*1\s*204/);
-        assert.equal(received.length, before + 1);
-        const event = new Webhook(secret).verify(received.at(-1)!.body, received.at(-1)!.headers) as { type: string };
+        assert.equal(receiver.received.length, before + 1);
+        const event = new Webhook(secret).verify(receiver.received.at(-1)!.body, receiver.received.at(-1)!.headers) as { type: string };
         assert.equal(event.type, 'webhook.test');
         await assertAccessible(page, `Settings with a webhook and its deliveries (${width.name})`);
         await screenshot(page, `webhooks-${width.name}`);

@@ -2,50 +2,19 @@
 // the address it checked (rebinding), and that a receiver cannot hold it or flood it. Every server here is
 // on loopback; the "public" host of the rebinding test is 127.0.0.2, made reachable by the test's own rule.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress, OutboundClient, type Resolver, refusalOf } from '../../src/net/outbound-request.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 const USER_AGENT = 'Brief-Webhooks/1 (+https://brief.example)';
 
-interface Received {
-  readonly path: string;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: string;
-}
-
 /** A receiver on a loopback address; `answer` decides each reply; what it received is kept. */
-async function receiver(host: string, answer: (request: http.IncomingMessage, response: http.ServerResponse) => void, port = 0) {
-  const received: Received[] = [];
-  let connections = 0;
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body });
-      answer(request, response);
-    });
-  });
-  server.on('connection', () => {
-    connections += 1;
-  });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    received,
-    connections: () => connections,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+const receiver = (host: string, answer: (response: http.ServerResponse) => void, port = 0) =>
+  startReceiver({ host, port, answer: (_request, response) => answer(response) });
 
-const ok = (_request: http.IncomingMessage, response: http.ServerResponse) => response.end('thanks');
+const ok = (response: http.ServerResponse) => response.end('thanks');
 
 describe('isPublicAddress', () => {
   it('refuses private, loopback, link-local (metadata), unique-local, CGNAT, multicast, unspecified and reserved addresses', () => {
@@ -198,7 +167,7 @@ describe('OutboundClient', () => {
 
   it('does not follow a redirect: a 302 is the outcome, and its target gets nothing', async () => {
     const target = await receiver('127.0.0.1', ok);
-    const redirecting = await receiver('127.0.0.1', (_request, response) => {
+    const redirecting = await receiver('127.0.0.1', (response) => {
       response.writeHead(302, { location: `http://127.0.0.1:${target.port}/elsewhere` }).end();
     });
     try {
@@ -213,7 +182,7 @@ describe('OutboundClient', () => {
 
   it('gives up on a receiver that does not answer, or drips its answer, at the timeout', async () => {
     const silent = await receiver('127.0.0.1', () => {});
-    const dripping = await receiver('127.0.0.1', (_request, response) => {
+    const dripping = await receiver('127.0.0.1', (response) => {
       response.writeHead(200);
       const timer = setInterval(() => response.write('.'), 20);
       response.on('close', () => clearInterval(timer));
@@ -235,7 +204,7 @@ describe('OutboundClient', () => {
   });
 
   it('reads at most 64 KB of an answer', async () => {
-    const huge = await receiver('127.0.0.1', (_request, response) => {
+    const huge = await receiver('127.0.0.1', (response) => {
       response.writeHead(200);
       const block = 'x'.repeat(16 * 1024);
       let sent = 0;
@@ -246,7 +215,7 @@ describe('OutboundClient', () => {
       };
       more();
     });
-    const exact = await receiver('127.0.0.1', (_request, response) => response.end('y'.repeat(64 * 1024)));
+    const exact = await receiver('127.0.0.1', (response) => response.end('y'.repeat(64 * 1024)));
     try {
       const outcome = await client({ allowHosts: ['127.0.0.1'] }).post(`http://127.0.0.1:${huge.port}/hook`, {}, '{}');
       assert.equal(outcome.kind, 'response');

@@ -2,11 +2,10 @@
 // either is delivered exactly once, by one of them (claims are taken FOR UPDATE SKIP LOCKED), although both look for
 // due deliveries every second; and a killed instance's claims are taken over by the other once their lease runs out.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually, request, runCli, ServerProcess, sleep } from '../scale-support/server-process.js';
 import { adminQuery, createTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL, type TestDatabase, uniqueName } from '../scale-support/test-services.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 if (TEST_DATABASE_URL && TEST_REDIS_URL) {
   const serverUrl = TEST_DATABASE_URL;
@@ -18,20 +17,11 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
     let a: ServerProcess;
     let b: ServerProcess;
     let token: string;
-    const byId = new Map<string, number>();
-    // A receiver that answers slowly, so both instances' rounds overlap while deliveries are in flight.
-    const receiver = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const id = String(req.headers['webhook-id']);
-        byId.set(id, (byId.get(id) ?? 0) + 1);
-        setTimeout(() => res.writeHead(200).end(), 200);
-      });
-    });
-
+    let receiver: Receiver;
     before(async () => {
       testDb = await createTestDatabase(serverUrl);
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      // It answers slowly, so both instances' rounds overlap while deliveries are in flight.
+      receiver = await startReceiver({ answer: (_request, response) => setTimeout(() => response.writeHead(200).end(), 200) });
       env = {
         DATABASE_URL: testDb.url,
         REDIS_URL: redisUrl,
@@ -50,7 +40,7 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
       a?.kill();
       b?.kill();
       await Promise.all([a?.exited, b?.exited]);
-      receiver.close();
+      await receiver?.close();
       await testDb?.drop();
     });
 
@@ -58,7 +48,8 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
       request(server.port, 'POST', path, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify(body));
 
     it('delivers each event exactly once, whichever instance made the link', async () => {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const { url } = receiver;
+      const byId = new Map<string, number>();
       const hook = await post(a, '/v3/webhooks', { url, events: ['link.created'] });
       assert.equal(hook.status, 200, hook.body);
       const { id } = hook.json() as { id: number };
@@ -79,8 +70,10 @@ if (TEST_DATABASE_URL && TEST_REDIS_URL) {
           [200, 200],
         );
       }
-      assert.ok(await eventually(async () => byId.size === 160, 30_000), `delivered ${byId.size} of 160`);
+      const ids = () => new Set(receiver.received.map(({ headers }) => headers['webhook-id'])).size;
+      assert.ok(await eventually(async () => ids() === 160, 30_000), `delivered ${ids()} of 160`);
       await sleep(2500); // a second delivery of any of them would have come by now
+      for (const { headers } of receiver.received) byId.set(headers['webhook-id']!, (byId.get(headers['webhook-id']!) ?? 0) + 1);
       assert.deepEqual(
         [...byId.values()].filter((count) => count !== 1),
         [],

@@ -1,35 +1,24 @@
 // `brief webhook add|list|test|deliveries|remove` (issue 41), as real processes beside a running server, which sends
 // what the CLI queues: the test event arrives signed with the secret `add` printed.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { eventually, serverSuite } from '../scale-support/server-process.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 describe('webhooks from the CLI', () => {
   const suite = serverSuite('brief-webhook-cli-', () => ({ BASE_URL: 'http://short.test', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }));
   const { cli, cliFails } = suite;
-  const received: Array<{ headers: Record<string, string>; body: string }> = [];
-  const receiver = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers as Record<string, string>, body });
-      response.writeHead(204).end();
-    });
-  });
+  let receiver: Receiver;
 
   before(async () => {
     await cli('account', 'create', 'alice');
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiver = await startReceiver();
   });
-  after(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  after(() => receiver.close());
 
   it('adds a webhook (the secret printed once), lists it, sends it a test event, shows the delivery, removes it', async () => {
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const { url, received } = receiver;
     const out = (await cli('webhook', 'add', 'alice', url, '--event', 'link.created', '--event', 'link.clicked')).trim().split('\n');
     assert.match(out[0]!, new RegExp(`^added webhook (\\d+) for alice: ${url} \\(link.created, link.clicked\\)$`));
     const id = /webhook (\d+)/.exec(out[0]!)![1]!;

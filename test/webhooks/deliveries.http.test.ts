@@ -2,40 +2,23 @@
 // (verified by standardwebhooks); "Send test event" delivers webhook.test at once; the deliveries list shows each
 // with its status, attempts and answer; another workspace's webhook is not found. The app's own worker sends.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { eventually, useTestApp } from '../support/app.js';
 import { dialects } from '../support/database.js';
-
-interface Received {
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 for (const dialect of dialects) {
   describe(`webhook deliveries (${dialect})`, () => {
     const ctx = useTestApp(dialect, { WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
-    const received: Received[] = [];
     let status = 200;
-    const server = http.createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        received.push({ headers: request.headers as Record<string, string>, body });
-        response.writeHead(status).end();
-      });
-    });
+    let receiver: Receiver;
     let url = '';
     before(async () => {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      receiver = await startReceiver({ answer: (_request, response) => response.writeHead(status).end() });
+      url = receiver.url;
     });
-    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
+    after(() => receiver.close());
     const call = (headers: Record<string, string>, method: string, path: string, body?: unknown) =>
       ctx.t.app.inject({
         method: method as 'GET',
@@ -49,9 +32,9 @@ for (const dialect of dialects) {
       const hook = (await call(owner.headers, 'POST', '/v3/webhooks', { url, events: ['link.created'] })).json();
       const made = await call(owner.headers, 'POST', '/v3/shorten/bulk', [{ url: 'https://example.com/delivered' }]);
       assert.equal(made.statusCode, 200, made.body);
-      const arrived = await eventually(async () => received.some(({ body }) => body.includes('https://example.com/delivered')), 150);
+      const arrived = await eventually(async () => receiver.received.some(({ body }) => body.includes('https://example.com/delivered')), 150);
       assert.ok(arrived, 'the receiver got the event');
-      const delivery = received.find(({ body }) => body.includes('https://example.com/delivered'))!;
+      const delivery = receiver.received.find(({ body }) => body.includes('https://example.com/delivered'))!;
       const event = new Webhook(hook.secret).verify(delivery.body, delivery.headers) as { type: string; data: { id: string; shortUrl: string } };
       assert.equal(event.type, 'link.created');
       assert.equal(event.data.id, made.json()[0].id);
@@ -83,7 +66,7 @@ for (const dialect of dialects) {
       assert.equal((await visit(browser)).statusCode, 301);
       assert.equal((await visit('Googlebot/2.1 (+http://www.google.com/bot.html)')).statusCode, 301);
       const clicksTo = (secret: string) =>
-        received
+        receiver.received
           .filter(({ body }) => body.includes('"link.clicked"'))
           .flatMap(({ headers, body }) => {
             try {
@@ -123,7 +106,7 @@ for (const dialect of dialects) {
         const [entry] = (await call(owner.headers, 'GET', `/v3/webhooks/${hook.id}/deliveries`)).json();
         assert.deepEqual([entry.status, entry.responseStatus, entry.lastError], ['pending', 500, 'answered 500']);
         assert.ok(Date.parse(entry.nextAttemptAt) > Date.now());
-        const test = received.find(({ headers }) => headers['webhook-id'] === entry.eventId)!;
+        const test = receiver.received.find(({ headers }) => headers['webhook-id'] === entry.eventId)!;
         const body = new Webhook(hook.secret).verify(test.body, test.headers) as { type: string; data: { webhookId: number } };
         assert.equal(body.type, 'webhook.test');
         assert.equal(body.data.webhookId, hook.id);

@@ -3,8 +3,6 @@
 // body of its event type; a failing receiver is retried with backoff and the same webhook-id until it recovers, and
 // given up after 24 hours; a claim is a lease that another worker takes over once it runs out.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { linkUuid } from '../../src/accounts/ids.js';
@@ -12,32 +10,11 @@ import { OutboundClient } from '../../src/net/outbound-request.js';
 import { retryDelay, WebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { newSecret } from '../../src/webhooks/webhook-signature.js';
 import { createStoreLink, dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
-
-interface Received {
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: string;
-}
+import { startReceiver } from '../support/webhook-receiver.js';
 
 /** A receiver on loopback answering each request with the next status of `statuses` (the last one after). */
-async function receiver(statuses: number[]) {
-  const received: Received[] = [];
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.writeHead(statuses[Math.min(received.length - 1, statuses.length - 1)]!).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+const receiver = (statuses: number[]) =>
+  startReceiver({ answer: (_request, response, count) => response.writeHead(statuses[Math.min(count, statuses.length) - 1]!).end('ok') });
 
 const quiet = { info: () => {}, warn: () => {} };
 const client = new OutboundClient({ allowHosts: ['127.0.0.1'], userAgent: 'Brief-Webhooks/1 (+http://short.test)' });
@@ -89,7 +66,7 @@ for (const dialect of dialects) {
         assert.equal(target.received.length, 3);
         const bodies = target.received.map(({ headers, body }) => {
           // The receiver's check, by the Standard Webhooks library.
-          const verified = new Webhook(secret).verify(body, headers as Record<string, string>) as Record<string, any>;
+          const verified = new Webhook(secret).verify(body, headers) as Record<string, any>;
           assert.equal(headers['user-agent'], 'Brief-Webhooks/1 (+http://short.test)');
           assert.match(String(headers['webhook-id']), /^msg_[A-Za-z0-9_-]{22}$/);
           return verified;

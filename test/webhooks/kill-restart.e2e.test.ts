@@ -3,18 +3,19 @@
 // event arrives, signed, with the webhook-id it had from the start.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { eventually } from '../scale-support/server-process.js';
 import { freePort, runCli, type ServerProcess, startServer } from '../support/process.js';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.js';
 
 describe('webhooks across kill -9 (built server, SQLite)', () => {
   let dir: string;
   let env: Record<string, string>;
   let server: ServerProcess | undefined;
-  let receiver: http.Server | undefined;
+  let receiver: Receiver | undefined;
   let token: string;
 
   before(async () => {
@@ -36,7 +37,7 @@ describe('webhooks across kill -9 (built server, SQLite)', () => {
 
   after(async () => {
     await server?.stop('SIGKILL');
-    receiver?.close();
+    await receiver?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -57,23 +58,12 @@ describe('webhooks across kill -9 (built server, SQLite)', () => {
     const [link] = (await made.json()) as Array<{ id: string }>;
     await server.stop('SIGKILL');
 
-    const arrived = new Promise<{ headers: Record<string, string>; body: string }>((resolve) => {
-      receiver = http.createServer((request, response) => {
-        let body = '';
-        request.on('data', (chunk) => {
-          body += chunk;
-        });
-        request.on('end', () => {
-          response.writeHead(204).end();
-          resolve({ headers: request.headers as Record<string, string>, body });
-        });
-      });
-      receiver.listen(receiverPort, '127.0.0.1');
-    });
+    receiver = await startReceiver({ port: receiverPort });
     server = await startServer(env);
     // The first retry is due 2.5–5 s after a refused attempt; the worker looks every second.
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no delivery within 30 s')), 30_000).unref());
-    const delivery = await Promise.race([arrived, timeout]);
+    const arrived = eventually(async () => receiver!.received.length > 0, 30_000);
+    assert.ok(await arrived, 'no delivery within 30 s');
+    const delivery = receiver.received[0]!;
     const event = new Webhook(secret).verify(delivery.body, delivery.headers) as { type: string; data: { id: string; url: string } };
     assert.equal(event.type, 'link.created');
     assert.equal(event.data.id, link!.id);

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Connection } from '../connection.js';
 import type { AttemptOutcome, WebhookDelivery, WebhookDeliveryStore, WebhookEndpointRecord } from '../stores/webhooks.js';
 import type { WebhookDeliveryTable } from '../tables.js';
-import { newEventId } from './webhook-outbox.js';
+import { newEventId, pendingRow } from './webhook-outbox.js';
 import { toEndpoint } from './webhook-store.js';
 
 const nullableNumber = (value: number | null) => (value === null ? null : Number(value)); // bigint arrives as a string on PostgreSQL
@@ -34,24 +34,10 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
   ) {}
 
   async enqueue(endpointId: number, type: string, data: string): Promise<WebhookDelivery> {
-    const now = Date.now();
     const row = await this.connection.write((db) =>
       db
         .insertInto('webhook_deliveries')
-        .values({
-          endpoint_id: endpointId,
-          event_id: newEventId(),
-          type,
-          data,
-          created_at: now,
-          status: 'pending',
-          next_attempt_at: now,
-          claimed_until: null,
-          last_attempt_at: null,
-          response_status: null,
-          last_error: null,
-          delivered_at: null,
-        })
+        .values(pendingRow(endpointId, newEventId(), type, data, Date.now()))
         .returningAll()
         .executeTakeFirstOrThrow(),
     );

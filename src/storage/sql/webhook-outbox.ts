@@ -1,14 +1,32 @@
 // The webhooks' outbox, written inside the write that makes a change (decision 0045): one pending delivery per
 // endpoint of the account that asked for the event, none (one indexed look-up) when no endpoint did.
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { ClickEvent } from '../stores/analytics.js';
 import type { LinkRecord } from '../stores/links.js';
 import type { ClickEventData, LinkEventData, WebhookEventType } from '../stores/webhooks.js';
-import type { Tables } from '../tables.js';
+import type { Tables, WebhookDeliveryTable } from '../tables.js';
 
 /** A new event's id, `msg_` and 16 random bytes: the webhook-id receivers drop repeats by. */
 export const newEventId = (): string => `msg_${randomBytes(16).toString('base64url')}`;
+
+/** A delivery due now, not yet tried: the row every event writes for each of its endpoints. */
+export function pendingRow(endpointId: number, eventId: string, type: string, data: string, now: number): Insertable<WebhookDeliveryTable> {
+  return {
+    endpoint_id: endpointId,
+    event_id: eventId,
+    type,
+    data,
+    created_at: now,
+    status: 'pending',
+    next_attempt_at: now,
+    claimed_until: null,
+    last_attempt_at: null,
+    response_status: null,
+    last_error: null,
+    delivered_at: null,
+  };
+}
 
 /** The LIKE pattern that finds an event type in an endpoint's space-separated `events`. */
 export const subscribedTo = (type: string): string => `% ${type} %`;
@@ -46,22 +64,7 @@ export async function recordEvent(db: Kysely<Tables>, accountId: number, type: W
   const json = JSON.stringify(data);
   await db
     .insertInto('webhook_deliveries')
-    .values(
-      endpoints.map(({ id }) => ({
-        endpoint_id: id,
-        event_id: eventId,
-        type,
-        data: json,
-        created_at: now,
-        status: 'pending' as const,
-        next_attempt_at: now,
-        claimed_until: null,
-        last_attempt_at: null,
-        response_status: null,
-        last_error: null,
-        delivered_at: null,
-      })),
-    )
+    .values(endpoints.map(({ id }) => pendingRow(id, eventId, type, json, now)))
     .execute();
 }
 
@@ -111,21 +114,6 @@ export async function recordClickEvents(
   const now = Date.now();
   await db
     .insertInto('webhook_deliveries')
-    .values(
-      deliveries.map(({ endpointId, data }) => ({
-        endpoint_id: endpointId,
-        event_id: newEventId(),
-        type: 'link.clicked',
-        data,
-        created_at: now,
-        status: 'pending' as const,
-        next_attempt_at: now,
-        claimed_until: null,
-        last_attempt_at: null,
-        response_status: null,
-        last_error: null,
-        delivered_at: null,
-      })),
-    )
+    .values(deliveries.map(({ endpointId, data }) => pendingRow(endpointId, newEventId(), 'link.clicked', data, now)))
     .execute();
 }

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { Scope } from '../../../src/accounts/scopes';
 import { ApiError, type ApiToken, api, type NewToken } from '../api';
-import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { SettingsList, useSettingsList } from '../components/settings-list';
+import { ShownOnce } from '../components/shown-once';
 import { formatDate, formatDateTime } from '../format';
 import { useSession } from '../session';
 
@@ -152,20 +152,11 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
   };
 
   if (made) {
+    const done = () => props.onDone(`Created the token “${made.name}”.`);
     return (
-      <Modal title="Token created" onClose={() => props.onDone(`Created the token “${made.name}”.`)}>
+      <ShownOnce title="Token created" id="new-token" label={`Token “${made.name}”`} value={made.token} onDone={done}>
         <p>Copy the token now: it is not shown again.</p>
-        <div class="field">
-          <label for="new-token">Token “{made.name}”</label>
-          <input id="new-token" type="text" readOnly value={made.token} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
-        </div>
-        <div class="dialog-actions">
-          <CopyButton text={made.token} class="primary" />
-          <button type="button" class="secondary" onClick={() => props.onDone(`Created the token “${made.name}”.`)}>
-            Done
-          </button>
-        </div>
-      </Modal>
+      </ShownOnce>
     );
   }
 

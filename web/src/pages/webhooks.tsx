@@ -2,11 +2,11 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { WebhookEventType } from '../../../src/storage/stores/webhooks';
 import { ApiError, api, type Delivery, type Webhook, type WebhookWithSecret } from '../api';
-import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { SettingsList, useSettingsList } from '../components/settings-list';
+import { ShownOnce } from '../components/shown-once';
 import { formatDateTime } from '../format';
 import { useSession } from '../session';
 
@@ -209,19 +209,9 @@ function NewWebhookDialog(props: { onDone: (message?: string) => void }) {
   if (made) {
     const done = () => props.onDone(`Added the webhook to ${made.url}.`);
     return (
-      <Modal title="Webhook added" onClose={done}>
+      <ShownOnce title="Webhook added" id="new-webhook-secret" label="Signing secret" value={made.secret} onDone={done}>
         <p>Copy the signing secret now: it is not shown again. Your endpoint checks each delivery’s signature with it.</p>
-        <div class="field">
-          <label for="new-webhook-secret">Signing secret</label>
-          <input id="new-webhook-secret" type="text" readOnly value={made.secret} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
-        </div>
-        <div class="dialog-actions">
-          <CopyButton text={made.secret} class="primary" />
-          <button type="button" class="secondary" onClick={done}>
-            Done
-          </button>
-        </div>
-      </Modal>
+      </ShownOnce>
     );
   }
 
