@@ -24,6 +24,10 @@ export interface DeliveryWorkerOptions {
   readonly giveUpAfterMs: number;
   /** An endpoint whose every attempt failed for this long is disabled. */
   readonly disableAfterMs: number;
+  /** Delivered and failed deliveries are kept this long after their event (the list shows them), then forgotten. */
+  readonly keepMs: number;
+  /** How often the forgetting runs. */
+  readonly pruneEveryMs: number;
 }
 
 export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
@@ -34,6 +38,8 @@ export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
   maxDelayMs: 3_600_000,
   giveUpAfterMs: 24 * 3_600_000,
   disableAfterMs: 3 * 24 * 3_600_000,
+  keepMs: 7 * 24 * 3_600_000,
+  pruneEveryMs: 10 * 60_000,
 };
 
 export interface Sender {
@@ -67,6 +73,7 @@ export class WebhookDeliveryWorker {
   readonly figures: WebhookFigures;
   private readonly outcomes = { delivered: 0, retried: 0, failed: 0 };
   private timer: NodeJS.Timeout | undefined;
+  private prunedAt = 0;
   private running: Promise<number> | undefined;
   private readonly options: DeliveryWorkerOptions;
 
@@ -109,6 +116,11 @@ export class WebhookDeliveryWorker {
 
   /** One round: claims a batch of due deliveries and sends them side by side; how many it sent. */
   async runOnce(): Promise<number> {
+    // link.clicked writes a delivery a flush per endpoint: what is done with is forgotten after keepMs, not kept forever.
+    if (this.now() - this.prunedAt >= this.options.pruneEveryMs) {
+      this.prunedAt = this.now();
+      await this.store.prune(this.now() - this.options.keepMs);
+    }
     const claimed = await this.store.claimDue(this.now(), this.options.leaseMs, this.options.batch);
     await Promise.all(claimed.map(({ delivery, endpoint }) => this.deliver(delivery, endpoint)));
     return claimed.length;

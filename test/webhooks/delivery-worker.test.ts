@@ -231,6 +231,36 @@ for (const dialect of dialects) {
       assert.deepEqual([last?.status, last?.lastError], ['failed', 'the webhook is disabled']);
     });
 
+    it('forgets delivered and failed deliveries 7 days after their event, never a pending one', async () => {
+      const { record } = await endpoint('http://127.0.0.1:9/old', ['link.created']);
+      for (const name of ['old-1', 'old-2', 'old-3']) await createStoreLink(test.database, accountId, name);
+      const [first, second] = await test.database.webhookDeliveries.deliveriesOf(record.id, 3);
+      const week = 7 * 86_400_000;
+      await test.database.db.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('id', '=', first!.id).execute();
+      await test.database.db.updateTable('webhook_deliveries').set({ status: 'failed' }).where('id', '=', second!.id).execute();
+      // The pending one is not due in this test: only what is forgotten is looked at.
+      await test.database.db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: Date.now() + 10 * week })
+        .where('status', '=', 'pending')
+        .execute();
+      clock = Date.now() + week - 60_000;
+      await worker().runOnce();
+      assert.equal((await test.database.webhookDeliveries.deliveriesOf(record.id, 10)).length, 3, 'kept for 7 days');
+      clock = Date.now() + week + 60_000;
+      await test.database.db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: clock + 3_600_000 })
+        .where('status', '=', 'pending')
+        .execute();
+      await worker().runOnce();
+      const left = await test.database.webhookDeliveries.deliveriesOf(record.id, 10);
+      assert.deepEqual(
+        left.map((d) => d.status),
+        ['pending'],
+      );
+    });
+
     it('writes nothing for an account without endpoints', async () => {
       const lonely = await test.database.accounts.create(`lonely${Math.random().toString(36).slice(2, 8)}`);
       const before = (await test.database.db.selectFrom('webhook_deliveries').select('id').execute()).length;

@@ -113,6 +113,13 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     });
   }
 
+  async prune(before: number): Promise<number> {
+    const result = await this.connection.write((db) =>
+      db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('created_at', '<', before).executeTakeFirst(),
+    );
+    return Number(result.numDeletedRows);
+  }
+
   async queue(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
     const row = await this.connection.db
       .selectFrom('webhook_deliveries')

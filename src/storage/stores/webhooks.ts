@@ -112,6 +112,8 @@ export interface WebhookDeliveryStore {
    * success, else begun if it was not, and when it began `disableAfterMs` ago or more the endpoint is disabled.
    */
   finish(id: number, outcome: AttemptOutcome): Promise<void>;
+  /** Forgets delivered and failed deliveries of events before `before`; how many. */
+  prune(before: number): Promise<number>;
   /** How many deliveries wait, and when the oldest of them happened. */
   queue(): Promise<{ pending: number; oldestCreatedAt: number | null }>;
   /** An endpoint's deliveries, newest first. */
