@@ -15,6 +15,8 @@ export interface DeliveryWorkerOptions {
   readonly pollMs: number;
   /** Deliveries claimed at a time, sent side by side. */
   readonly batch: number;
+  /** Sends under way at most, this instance's: a hanging receiver holds one of them for the 10 s of its timeout. */
+  readonly inFlight: number;
   /** How long a claim holds: longer than one send (10 s) with room to spare. */
   readonly leaseMs: number;
   /** The first retry's delay; each next one doubles, up to maxDelayMs, each with jitter. */
@@ -33,6 +35,7 @@ export interface DeliveryWorkerOptions {
 export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
   pollMs: 1000,
   batch: 20,
+  inFlight: 50,
   leaseMs: 60_000,
   retryBaseMs: 5000,
   maxDelayMs: 3_600_000,
@@ -74,7 +77,10 @@ export class WebhookDeliveryWorker {
   private readonly outcomes = { delivered: 0, retried: 0, failed: 0 };
   private timer: NodeJS.Timeout | undefined;
   private prunedAt = 0;
-  private running: Promise<number> | undefined;
+  /** The claim under way, if one is. */
+  private claiming: Promise<void> | undefined;
+  /** Sends under way (wake's): at most `inFlight`. */
+  private readonly sending = new Set<Promise<void>>();
   private readonly options: DeliveryWorkerOptions;
 
   constructor(
@@ -94,36 +100,59 @@ export class WebhookDeliveryWorker {
     this.timer.unref();
   }
 
-  /** Stops the timer and waits for the sends under way (at most one send's timeout). */
+  /** Stops the timer and waits for the sends under way (each ends within its 10 s timeout). */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    await this.claiming;
+    await Promise.all([...this.sending]);
   }
 
-  /** Looks for due deliveries now, unless a round is under way or the worker is not started (the CLI's never is). */
+  /**
+   * Claims what is due, up to the room left of `inFlight` sends, and sends it without waiting: a receiver that hangs holds
+   * one of those places for its 10 s, never the others' deliveries. While claims come back full it claims again at once,
+   * so a burst is sent as fast as receivers answer, not a batch a tick. Not started (the CLI): nothing.
+   */
   wake(): void {
-    if (this.running || this.timer === undefined) return;
-    this.running = this.runOnce()
-      .catch((err: unknown) => {
-        this.log.warn({ err }, 'webhook delivery round failed; will retry');
-        return 0;
+    if (this.claiming !== undefined || this.timer === undefined) return;
+    const room = Math.min(this.options.batch, this.options.inFlight - this.sending.size);
+    if (room <= 0) return;
+    this.claiming = this.claimAndSend(room)
+      .then((claimed) => {
+        this.claiming = undefined;
+        if (claimed === room) setImmediate(() => this.wake());
       })
-      .finally(() => {
-        this.running = undefined;
+      .catch((err: unknown) => {
+        this.claiming = undefined;
+        this.log.warn({ err }, 'webhook delivery round failed; will retry');
       });
   }
 
-  /** One round: claims a batch of due deliveries and sends them side by side; how many it sent. */
+  /** One round, waiting for its sends: claims a batch of due deliveries and sends them side by side; how many it sent. */
   async runOnce(): Promise<number> {
+    const claimed = await this.claim(this.options.batch);
+    await Promise.all(claimed.map(({ delivery, endpoint }) => this.deliver(delivery, endpoint)));
+    return claimed.length;
+  }
+
+  private async claimAndSend(limit: number): Promise<number> {
+    const claimed = await this.claim(limit);
+    for (const { delivery, endpoint } of claimed) {
+      const send: Promise<void> = this.deliver(delivery, endpoint)
+        .catch((err: unknown) => this.log.warn({ err }, 'webhook delivery failed to record; its claim runs out and it is sent again'))
+        .finally(() => this.sending.delete(send));
+      this.sending.add(send);
+    }
+    return claimed.length;
+  }
+
+  private async claim(limit: number) {
     // link.clicked writes a delivery a flush per endpoint: what is done with is forgotten after keepMs, not kept forever.
     if (this.now() - this.prunedAt >= this.options.pruneEveryMs) {
       this.prunedAt = this.now();
       await this.store.prune(this.now() - this.options.keepMs);
     }
-    const claimed = await this.store.claimDue(this.now(), this.options.leaseMs, this.options.batch);
-    await Promise.all(claimed.map(({ delivery, endpoint }) => this.deliver(delivery, endpoint)));
-    return claimed.length;
+    return this.store.claimDue(this.now(), this.options.leaseMs, limit);
   }
 
   private async deliver(delivery: WebhookDelivery, endpoint: WebhookEndpointRecord): Promise<void> {

@@ -17,6 +17,13 @@ const receiver = (statuses: number[]) =>
   startReceiver({ answer: (_request, response, count) => response.writeHead(statuses[Math.min(count, statuses.length) - 1]!).end('ok') });
 
 const quiet = { info: () => {}, warn: () => {} };
+
+async function eventuallyTrue(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) {
+    if (check()) return true;
+  }
+  return check();
+}
 const client = new OutboundClient({ allowHosts: ['127.0.0.1'], userAgent: 'Brief-Webhooks/1 (+http://short.test)' });
 const prefixes = async (hostname: string) => `http://${hostname}`;
 
@@ -259,6 +266,27 @@ for (const dialect of dialects) {
         left.map((d) => d.status),
         ['pending'],
       );
+    });
+
+    it('sends on while a receiver hangs: it holds one place of the sends in flight, not the others’ deliveries', async () => {
+      const hanging = await startReceiver({ answer: () => {} });
+      const fast = await receiver([200]);
+      const started = worker({ pollMs: 20 });
+      try {
+        await endpoint(hanging.url, ['link.created']);
+        await createStoreLink(test.database, accountId, 'to-hanging');
+        clock = Date.now() + 60_000; // ahead of every event this test writes
+        started.start();
+        assert.ok(await eventuallyTrue(() => hanging.received.length === 1), 'the hanging receiver got its delivery');
+        // A later event, another account's receiver: sent while the first one still hangs.
+        await endpoint(fast.url, ['link.created']);
+        await createStoreLink(test.database, accountId, 'to-fast');
+        assert.ok(await eventuallyTrue(() => fast.received.length === 1), 'the fast receiver was not held up');
+      } finally {
+        await hanging.close(); // ends the hanging send (an error, recorded), so stop does not wait its 10 s
+        await started.stop();
+        await fast.close();
+      }
     });
 
     it('writes nothing for an account without endpoints', async () => {
