@@ -17,6 +17,8 @@ export interface DeliveryWorkerOptions {
   readonly batch: number;
   /** Sends under way at most, this instance's: a hanging receiver holds one of them for the 10 s of its timeout. */
   readonly inFlight: number;
+  /** After a full claim, the pause before the next: at most `batch` deliveries this often, an instance's ceiling. */
+  readonly burstPauseMs: number;
   /** How long a claim holds: longer than one send (10 s) with room to spare. */
   readonly leaseMs: number;
   /** The first retry's delay; each next one doubles, up to maxDelayMs, each with jitter. */
@@ -36,6 +38,7 @@ export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
   pollMs: 1000,
   batch: 20,
   inFlight: 50,
+  burstPauseMs: 100,
   leaseMs: 60_000,
   retryBaseMs: 5000,
   maxDelayMs: 3_600_000,
@@ -110,8 +113,8 @@ export class WebhookDeliveryWorker {
 
   /**
    * Claims what is due, up to the room left of `inFlight` sends, and sends it without waiting: a receiver that hangs holds
-   * one of those places for its 10 s, never the others' deliveries. While claims come back full it claims again at once,
-   * so a burst is sent as fast as receivers answer, not a batch a tick. Not started (the CLI): nothing.
+   * one of those places for its 10 s, never the others' deliveries. While claims come back full it claims again after
+   * burstPauseMs, so a burst goes out at up to 200 a second, not a batch a tick. Not started (the CLI): nothing.
    */
   wake(): void {
     if (this.claiming !== undefined || this.timer === undefined) return;
@@ -120,7 +123,8 @@ export class WebhookDeliveryWorker {
     this.claiming = this.claimAndSend(room)
       .then((claimed) => {
         this.claiming = undefined;
-        if (claimed === room) setImmediate(() => this.wake());
+        // Full: more is due. Again soon, not at once: a burst of deliveries must not take the writer from links and visits.
+        if (claimed === room) setTimeout(() => this.wake(), this.options.burstPauseMs).unref();
       })
       .catch((err: unknown) => {
         this.claiming = undefined;
