@@ -75,7 +75,9 @@ for (let round = 0; round < rounds; round++) {
         request: kind === 'redirect' ? { kind: 'fixed', path: keyPath } : { kind: 'shorten' },
       });
       const used = server.cpuSeconds() - cpu;
-      (results[`${kind} ${phase}`] ??= []).push({
+      const runs = results[`${kind} ${phase}`] ?? [];
+      results[`${kind} ${phase}`] = runs;
+      runs.push({
         rps: Math.round(load.requests / load.seconds),
         p99: load.p99,
         cpuMicros: Math.round((used / Math.max(1, load.requests)) * 1e6),
