@@ -4,7 +4,7 @@
 
 /** Feature and core modules that must not depend on the HTTP layer. */
 const FEATURES =
-  '^src/(?:abuse|accounts|domains|links|passwords|redirect|shared-state|storage|analytics|visitors|qr|people|tokens)/|^src/(?:config|errors)[.]ts$';
+  '^src/(?:abuse|accounts|domains|links|passwords|redirect|shared-state|storage|analytics|visitors|qr|people|tokens|webhooks)/|^src/(?:config|errors)[.]ts$';
 /** A feature's routes are its HTTP edge: they may use src/http/. */
 const ROUTES = ['/routes[.]ts$', '-routes[.]ts$'];
 
@@ -22,7 +22,7 @@ const LAYERS = [
   ['infrastructure', '^src/(?:storage|shared-state)/'],
   ['accounts', '^src/accounts/'],
   ['edge', '^src/http/'],
-  ['features', '^src/(?:abuse|domains|links|redirect|analytics|visitors|qr|health|metrics|web|tokens|people)/'],
+  ['features', '^src/(?:abuse|domains|links|redirect|analytics|visitors|qr|health|metrics|web|tokens|people|webhooks)/'],
   ['composition', '^src/(?:app|services|serve|main|start-log)[.]ts$|^src/(?:cli|import)/'],
 ];
 

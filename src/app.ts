@@ -42,6 +42,7 @@ import { isConnectionError } from './storage/connection-errors.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { appPage, loadWebApp, type WebApp, webAppRoutes } from './web/routes.js';
 import { withServerFacts } from './web/server-facts.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export interface AppDeps {
   /** An open, migrated database. The app does not close it: whoever opened it does. */
@@ -94,6 +95,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     blockedCreates: () => services.links.blockedRefusals,
     visits: () => redirects.visitFigures(),
     redirects: () => redirects.redirectFigures(),
+    webhooks: services.webhookWorker.figures,
   });
   const redirectAnswers = metrics.redirects;
 
@@ -173,6 +175,7 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
     api.register(tagRoutes(services.tags, workspaceCaller), { prefix: '/v3' });
     api.register(analyticsRoutes(services.analytics, workspaceCaller), { prefix: '/v3' });
     api.register(tokenRoutes(services.tokens, workspaceCaller, authenticate), { prefix: '/v3' });
+    api.register(webhookRoutes(services.webhooks, workspaceCaller), { prefix: '/v3' });
   });
   // Sign-in and the team: outside the API's token check (a stale cookie must not stop a new sign-in).
   app.register(
@@ -219,12 +222,14 @@ export function buildApp(config: Config, deps: AppDeps): FastifyInstance {
   const reloadBlocklist = () => void services.blocklist.reloadFile();
   app.addHook('onReady', async () => {
     await Promise.all([redirects.start(), shared.counters.ready()]);
+    services.webhookWorker.start();
     if (config.blocklistFile) process.on('SIGHUP', reloadBlocklist);
   });
   // Fastify closes after in-flight requests finish; then what is counted is written.
   app.addHook('onClose', async () => {
     process.off('SIGHUP', reloadBlocklist);
     await redirects.stop();
+    await services.webhookWorker.stop();
     await services.passwords.close();
     if (!deps.shared) await shared.close();
   });

@@ -116,6 +116,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** OIDC_*: single sign-on, or undefined when it is off. */
   readonly oidc: OidcSettings | undefined;
+  /** WEBHOOK_ALLOW_HOSTS: hosts webhooks may reach over http and on private addresses (local development, tests); lower-case. */
+  readonly webhookAllowHosts: readonly string[];
 }
 
 /** A configuration mistake; main.ts prints its message as one line and exits. */
@@ -199,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
     metricsToken: metricsToken(env.METRICS_TOKEN?.trim()),
     oidc: oidcSettings(env),
+    webhookAllowHosts: webhookAllowHosts(env.WEBHOOK_ALLOW_HOSTS?.trim() ?? ''),
   });
 }
 
@@ -351,6 +354,21 @@ function dnsServers(raw: string): readonly string[] | undefined {
     }
   }
   return Object.freeze(servers);
+}
+
+/** Host names or addresses, comma-separated, without scheme or port: `localhost,127.0.0.1,[::1],hooks.internal`. */
+function webhookAllowHosts(raw: string): readonly string[] {
+  const hosts = raw
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  for (const host of hosts) {
+    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    if (isIP(bare) === 0 && !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/.test(host)) {
+      throw new ConfigError(`WEBHOOK_ALLOW_HOSTS must be host names or addresses without scheme or port, comma-separated, got "${host}"`);
+    }
+  }
+  return Object.freeze(hosts);
 }
 
 /** 16 to 256 characters a bearer token can carry (RFC 6750's token68 set), or none. */

@@ -9,6 +9,7 @@ import { importCommands } from './cli/import-commands.js';
 import { linkCommands } from './cli/link-commands.js';
 import { tokenCommands } from './cli/token-commands.js';
 import { userCommands } from './cli/user-commands.js';
+import { webhookCommands } from './cli/webhook-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { BriefError } from './errors.js';
 
@@ -41,6 +42,7 @@ userCommands(program);
 backupCommands(program);
 exportCommands(program);
 importCommands(program);
+webhookCommands(program);
 
 const blocklist = program
   .command('blocklist')

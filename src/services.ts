@@ -20,6 +20,7 @@ import { TagService } from './links/tag-service.js';
 import type { Log } from './log.js';
 import type { RedirectFigures, VisitFigures } from './metrics/metrics.js';
 import { clientAddress } from './net/client-address.js';
+import { OutboundClient } from './net/outbound-request.js';
 import { PasswordPool } from './passwords/password-pool.js';
 import { PasskeyService, relyingPartyOf } from './people/passkeys/passkey-service.js';
 import { PasswordChanges } from './people/password-changes.js';
@@ -40,6 +41,8 @@ import { LocalCounters } from './shared-state/counters.js';
 import type { SharedState } from './shared-state/shared-state.js';
 import { type Database, openDatabase } from './storage/database.js';
 import { TokenService } from './tokens/token-service.js';
+import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 export type { Database } from './storage/database.js';
 
@@ -133,6 +136,10 @@ export interface Services {
    * (decision 0034): the server's and the CLI's alike. The server closes it when it stops.
    */
   readonly passwords: PasswordPool;
+  /** A workspace's webhook endpoints (issue 41). */
+  readonly webhooks: WebhookService;
+  /** Sends the webhooks' deliveries: the server starts it (the CLI only writes events). */
+  readonly webhookWorker: WebhookDeliveryWorker;
 }
 
 /**
@@ -162,6 +169,14 @@ export function createServices(
   const tags = new TagService(database.tags);
   const retention = new AnalyticsRetention(database.analytics, config.analyticsRetentionDays, log);
   const analytics = new AnalyticsService(database.analytics, links, retention);
+  const outbound = new OutboundClient({ allowHosts: config.webhookAllowHosts, userAgent: `Brief-Webhooks/1 (+${config.defaultDomain.urlPrefix})` });
+  const webhookWorker = new WebhookDeliveryWorker(
+    database.webhookDeliveries,
+    outbound,
+    async (hostname) => (await domains.find(hostname))?.urlPrefix,
+    log,
+  );
+  const webhooks = new WebhookService(database.webhooks, database.webhookDeliveries, () => webhookWorker.wake(), config.webhookAllowHosts);
   return {
     accounts,
     tokens,
@@ -178,6 +193,8 @@ export function createServices(
     retention,
     blocklist,
     passwords,
+    webhooks,
+    webhookWorker,
   };
 }
 

@@ -1,6 +1,6 @@
 // What each role in a workspace may do (decision 0028). Each role may do all the roles below it
 // may, and more: a viewer reads links and analytics; a member also makes, edits and deletes the
-// workspace's links and sees its tokens; an admin also manages tokens, members and domains; an owner
+// workspace's links and sees its tokens; an admin also manages tokens, members, domains and webhooks; an owner
 // also the workspace itself. Reads are open to every role but the token list (it names who made each
 // token, and a viewer has no use for it), so only changes and that read are named here.
 // No Node modules and no storage here: the web app's typecheck reads this file (through tokens/schemas.ts).
@@ -13,12 +13,13 @@ export type Role = 'viewer' | 'member' | 'admin' | 'owner';
 export const ROLES: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];
 
 /** A change a role may or may not make. */
-export type Action = 'links:write' | 'tokens:read' | 'domains:write' | 'tokens:write' | 'members:write' | 'workspace:write';
+export type Action = 'links:write' | 'tokens:read' | 'domains:write' | 'webhooks:write' | 'tokens:write' | 'members:write' | 'workspace:write';
 
 const LEAST_ROLE: Readonly<Record<Action, Role>> = {
   'links:write': 'member',
   'tokens:read': 'member',
   'domains:write': 'admin',
+  'webhooks:write': 'admin',
   'tokens:write': 'admin',
   'members:write': 'admin',
   'workspace:write': 'owner',
@@ -28,6 +29,7 @@ const WHAT: Readonly<Record<Action, string>> = {
   'links:write': "make, edit or delete the workspace's links",
   'tokens:read': "list the workspace's tokens",
   'domains:write': "manage the workspace's domains",
+  'webhooks:write': "manage the workspace's webhooks",
   'tokens:write': "manage the workspace's tokens",
   'members:write': "manage the workspace's members",
   'workspace:write': 'change the workspace',

@@ -6,7 +6,7 @@
 // No Node modules here: the web app's typecheck reads this file.
 import { BriefError, declareError } from '../errors.js';
 
-export const SCOPES = ['links:read', 'links:write', 'analytics:read', 'domains:write', 'members:read'] as const;
+export const SCOPES = ['links:read', 'links:write', 'analytics:read', 'domains:write', 'members:read', 'webhooks:write'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

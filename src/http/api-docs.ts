@@ -66,6 +66,10 @@ export function registerApiDocs(app: FastifyInstance): void {
         { name: 'v3 domains', description: "Short domains, and the settings of the caller's own" },
         { name: 'v3 analytics', description: "Clicks on the caller's links" },
         { name: 'tokens', description: "The caller's workspace's API tokens, for the web app's Settings (a token with every scope)" },
+        {
+          name: 'webhooks',
+          description: "The workspace's webhook endpoints: signed deliveries of its links' events (webhooks:write, admin and above)",
+        },
         { name: 'operations', description: 'Health and readiness probes, for load balancers and orchestrators' },
       ],
     },

@@ -49,6 +49,14 @@ export interface VisitFigures {
   flushTimes: number[];
 }
 
+/** The webhooks' deliveries (webhooks/delivery-worker.ts and the outbox), read at a scrape. */
+export interface WebhookFigures {
+  /** Attempts by this process since start, by outcome: delivered (2xx), retried (failed, tried again later), failed (given up). */
+  readonly outcomes: { readonly delivered: number; readonly retried: number; readonly failed: number };
+  /** Deliveries waiting in the outbox (every instance's), and when the oldest of them happened (null: none). */
+  queue(): Promise<{ readonly pending: number; readonly oldestCreatedAt: number | null }>;
+}
+
 /** What the metrics read from the rest of the server, when scraped. */
 export interface MetricSources {
   /** Links made by this process since it started (links/link-service.ts). */
@@ -59,6 +67,8 @@ export interface MetricSources {
   redirects(): RedirectFigures;
   /** Links refused since start because their destination host is blocked (links/link-service.ts). */
   blockedCreates(): number;
+  /** Webhook deliveries: attempts by outcome, and the outbox's queue. */
+  webhooks: WebhookFigures;
 }
 
 /**
@@ -186,6 +196,7 @@ export class Metrics {
         this.inc({ action: 'visit' }, sources.redirects().blockedVisits);
       },
     });
+    this.webhookMetrics(sources.webhooks);
     const metrics = this;
     new Counter({
       name: 'brief_database_errors_total',
@@ -198,6 +209,41 @@ export class Metrics {
         const redirects = sources.redirects();
         this.inc({ during: 'click_write' }, redirects.failedClickWrites);
         this.inc({ during: 'visit_limit_write' }, redirects.failedVisitLimitWrites);
+      },
+    });
+  }
+
+  /** `brief_webhook_deliveries_total{outcome}`, `brief_webhook_queue_depth`, `brief_webhook_oldest_undelivered_seconds`. */
+  private webhookMetrics(webhooks: WebhookFigures): void {
+    new Counter({
+      name: 'brief_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by this process: delivered (answered 2xx), retried (failed, tried again later), failed (given up 24 h after the event).',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [outcome, count] of Object.entries(webhooks.outcomes)) this.inc({ outcome }, count);
+      },
+    });
+    // One query a scrape, shared by the two gauges: the first collected asks, the second reads its answer.
+    let queue: ReturnType<WebhookFigures['queue']> | undefined;
+    new Gauge({
+      name: 'brief_webhook_queue_depth',
+      help: 'Webhook deliveries waiting to be sent or retried, of every instance (the outbox).',
+      registers: [this.registry],
+      async collect() {
+        queue = webhooks.queue();
+        this.set((await queue).pending);
+      },
+    });
+    new Gauge({
+      name: 'brief_webhook_oldest_undelivered_seconds',
+      help: 'Age of the oldest webhook delivery still waiting (0 when none is).',
+      registers: [this.registry],
+      async collect() {
+        const { oldestCreatedAt } = await (queue ?? webhooks.queue());
+        queue = undefined;
+        this.set(oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - oldestCreatedAt) / 1000));
       },
     });
   }

@@ -24,6 +24,8 @@ import { clickEventRules } from './migrations/0023-click-event-rules.js';
 import { linkTags } from './migrations/0024-link-tags.js';
 import { linkPreviews } from './migrations/0025-link-previews.js';
 import { domainWellKnown } from './migrations/0026-domain-well-known.js';
+import { webhookEndpoints } from './migrations/0027-webhook-endpoints.js';
+import { webhookDeliveries } from './migrations/0028-webhook-deliveries.js';
 
 /** Migrations are code, listed here in order; Kysely's migrator records which ran. */
 function migrationsFor(database: Database): Record<string, Migration> {
@@ -52,6 +54,8 @@ function migrationsFor(database: Database): Record<string, Migration> {
     '0024-link-tags': linkTags(database.dialect),
     '0025-link-previews': linkPreviews(database.dialect),
     '0026-domain-well-known': domainWellKnown(database.dialect),
+    '0027-webhook-endpoints': webhookEndpoints(database.dialect),
+    '0028-webhook-deliveries': webhookDeliveries(database.dialect),
   };
 }
 

@@ -294,6 +294,8 @@ export interface Tables {
   tags: TagTable;
   link_tags: LinkTagTable;
   domain_well_known: DomainWellKnownTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 /** A file a domain serves under `/.well-known/` (decision 0042): its body as uploaded. */
@@ -304,6 +306,47 @@ export interface DomainWellKnownTable {
   name: string;
   body: string;
   updated_at: number;
+}
+
+/** A workspace's webhook receiver (issue 41, migration 0027). */
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** Space-separated event types. */
+  events: string;
+  include_bots: boolean | number;
+  /** `whsec_…`: stored as it is, since deliveries are signed with it; shown once. */
+  secret: string;
+  /** The secret before the last rotation, which signs too until previous_secret_until. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  /** Since when every attempt failed; null: the last one succeeded, or none was made. */
+  failing_since: number | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+}
+
+/** One event for one endpoint: the outbox row the delivery worker claims (migration 0028). */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  /** `msg_…`: the webhook-id of every attempt. */
+  event_id: string;
+  type: string;
+  /** The event's snapshot, JSON. */
+  data: string;
+  created_at: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: number;
+  /** A worker's claim, until then; null or past: free to claim. */
+  claimed_until: number | null;
+  last_attempt_at: number | null;
+  response_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
 }
 
 /** A person's WebAuthn credential (decision 0030). */

@@ -12,14 +12,15 @@ describe('mayDo', () => {
         role,
         mayDo(role, 'links:write'),
         mayDo(role, 'domains:write'),
+        mayDo(role, 'webhooks:write'),
         mayDo(role, 'members:write'),
         mayDo(role, 'workspace:write'),
       ]),
       [
-        ['viewer', false, false, false, false],
-        ['member', true, false, false, false],
-        ['admin', true, true, true, false],
-        ['owner', true, true, true, true],
+        ['viewer', false, false, false, false, false],
+        ['member', true, false, false, false, false],
+        ['admin', true, true, true, true, false],
+        ['owner', true, true, true, true, true],
       ],
     );
   });

@@ -8,7 +8,7 @@ describe('scopes a call needs', () => {
     assert.deepEqual(missingScopes(['links:read'], 'none'), []);
     assert.deepEqual(missingScopes(['links:read'], 'links:read'), []);
     assert.deepEqual(missingScopes(['links:read'], 'links:write'), ['links:write']);
-    assert.deepEqual(missingScopes(['links:read', 'links:write'], 'every'), ['analytics:read', 'domains:write', 'members:read']);
+    assert.deepEqual(missingScopes(['links:read', 'links:write'], 'every'), ['analytics:read', 'domains:write', 'members:read', 'webhooks:write']);
     assert.equal(forbiddenFor(['links:write'], 'links:write').code, 'E_FORBIDDEN');
     assert.match(forbiddenFor(['links:write'], 'links:write').message, /scope links:write/);
   });

@@ -111,7 +111,7 @@ describe('web app in Chromium: API tokens', { timeout: 300_000 }, () => {
     await settings(page, narrow);
     const alert = page.getByRole('alert').filter({ hasText: 'every scope' });
     await alert.waitFor();
-    assert.match((await alert.textContent())!, /every scope.*lacks the scopes analytics:read, domains:write, members:read/);
+    assert.match((await alert.textContent())!, /every scope.*lacks the scopes analytics:read, domains:write, members:read, webhooks:write/);
     // Without members:read the Members list, which names people's emails, says so too (issue 37).
     await page.getByRole('alert').filter({ hasText: 'the scope members:read' }).waitFor();
     await assertAccessible(page, 'Settings with a narrow token, on a phone');

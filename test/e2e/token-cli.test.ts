@@ -48,7 +48,10 @@ describe('tokens with scopes from the CLI', () => {
     assert.equal(refused.status, 403);
     assert.match(refused.json().message, /A viewer may not/);
     // A viewer's token holds every scope but members:read.
-    assert.match((await rowOf(id))!, new RegExp(`^${id}\\s+-\\s+viewer\\s+operator\\s+links:read,links:write,analytics:read,domains:write\\s`));
+    assert.match(
+      (await rowOf(id))!,
+      new RegExp(`^${id}\\s+-\\s+viewer\\s+operator\\s+links:read,links:write,analytics:read,domains:write,webhooks:write\\s`),
+    );
     await cliFails(/role field must be one of viewer, member, admin, owner/, 'token', 'create', 'alice', '--role', 'king');
     await cliFails(/cannot hold members:read/, 'token', 'create', 'alice', '--role', 'member', '--scope', 'members:read');
   });
@@ -56,7 +59,7 @@ describe('tokens with scopes from the CLI', () => {
   it('refuses an unknown scope with one clear line, and makes nothing', async () => {
     const before = (await cli('token', 'list', 'alice')).split('\n').length;
     await cliFails(
-      /^brief: Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write, members:read$/,
+      /^brief: Unknown scope "links:delete": the scopes are links:read, links:write, analytics:read, domains:write, members:read, webhooks:write$/,
       'token',
       'create',
       'alice',

@@ -63,6 +63,18 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/v3/tokens', route: '/v3/tokens', body: { name: 'made by a test' }, scope: 'every' },
   { method: 'DELETE', url: '/v3/tokens/999999999', route: '/v3/tokens/{id}', scope: 'every' },
   { method: 'GET', url: '/v3/tokens/current', route: '/v3/tokens/current', scope: 'none' },
+  { method: 'GET', url: '/v3/webhooks', route: '/v3/webhooks', scope: 'webhooks:write' },
+  {
+    method: 'POST',
+    url: '/v3/webhooks',
+    route: '/v3/webhooks',
+    body: { url: 'https://hooks.example.com/', events: ['link.created'] },
+    scope: 'webhooks:write',
+  },
+  { method: 'DELETE', url: '/v3/webhooks/999999999', route: '/v3/webhooks/{id}', scope: 'webhooks:write' },
+  { method: 'POST', url: '/v3/webhooks/999999999/rotate', route: '/v3/webhooks/{id}/rotate', scope: 'webhooks:write' },
+  { method: 'POST', url: '/v3/webhooks/999999999/test', route: '/v3/webhooks/{id}/test', scope: 'webhooks:write' },
+  { method: 'GET', url: '/v3/webhooks/999999999/deliveries', route: '/v3/webhooks/{id}/deliveries', scope: 'webhooks:write' },
 ];
 
 for (const dialect of dialects) {

@@ -323,3 +323,20 @@ describe('loadConfig: single sign-on (decision 0031)', () => {
     fails({ ...sso, OIDC_AUTO_CREATE: 'yes' }, 'OIDC_AUTO_CREATE');
   });
 });
+
+describe('loadConfig: WEBHOOK_ALLOW_HOSTS (decision 0044)', () => {
+  it('is empty by default, and reads host names and addresses, lower-cased', () => {
+    assert.deepEqual(loadConfig({}).webhookAllowHosts, []);
+    assert.deepEqual(loadConfig({ WEBHOOK_ALLOW_HOSTS: ' LocalHost , 127.0.0.1,[::1], hooks.internal ' }).webhookAllowHosts, [
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+      'hooks.internal',
+    ]);
+  });
+
+  it('throws naming the variable for an entry with a scheme, a port or a path', () => {
+    for (const value of ['http://localhost', 'localhost:3000', 'hooks.internal/x', 'a b'])
+      fails({ WEBHOOK_ALLOW_HOSTS: value }, 'WEBHOOK_ALLOW_HOSTS');
+  });
+});

@@ -109,6 +109,7 @@ describe('the web app takes its API types from the server', () => {
         'src/query-defaults.ts',
         'src/redirect/rules/rule-types.ts',
         'src/storage/stores/row-ids.ts',
+        'src/storage/stores/webhooks.ts',
       ],
     );
   });

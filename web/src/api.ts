@@ -28,6 +28,7 @@ import type { Passkey } from '../../src/people/passkeys/schemas';
 import type { InvitationView, MadeInvitation, Member, Workspace } from '../../src/people/schemas';
 import type { QrQuery } from '../../src/qr/schemas';
 import type { ApiToken, NewToken, NewTokenBody, PresentedToken } from '../../src/tokens/schemas';
+import type { Delivery, Webhook, WebhookWithSecret } from '../../src/webhooks/schemas';
 import { itemField } from './item-field';
 import { currentToken, type Me } from './session';
 import { filterQuery, NO_FILTER, type TagFilter } from './tags/tag-filter';
@@ -107,7 +108,7 @@ async function call<T>(
 // does not follow (a field or parameter renamed, a range added) fails `npm run typecheck`
 // (web/tsconfig.json) rather than a user's page. test/web-app/server-types.test.ts keeps it so.
 /** One link, as GET and PATCH /v3/shorten/{domain}/{slug} give it (`domain`, not `domainName`). */
-export type { OneLink, Range };
+export type { Delivery, OneLink, Range, Webhook, WebhookWithSecret };
 
 /** What the shorten form shows of a new link (GET /v3/shorten's answer, or a bulk item's, renamed). */
 export type Shortened = Pick<ShortenV3Result, 'slug' | 'domain' | 'url' | 'shortened'>;
@@ -301,6 +302,11 @@ export const api = {
   presentedToken: () => call<PresentedToken>('GET', '/v3/tokens/current'),
   createToken: (input: NewTokenBody) => call<NewToken>('POST', '/v3/tokens', { body: input }),
   revokeToken: (id: number) => call<unknown>('DELETE', `/v3/tokens/${id}`),
+  webhooks: () => call<Webhook[]>('GET', '/v3/webhooks'),
+  createWebhook: (input: { url: string; events: string[]; includeBots: boolean }) => call<WebhookWithSecret>('POST', '/v3/webhooks', { body: input }),
+  removeWebhook: (id: number) => call<unknown>('DELETE', `/v3/webhooks/${id}`),
+  webhookDeliveries: (id: number) => call<Delivery[]>('GET', `/v3/webhooks/${id}/deliveries`),
+  testWebhook: (id: number) => call<Delivery>('POST', `/v3/webhooks/${id}/test`),
 };
 
 /** The QR code image of a short URL, from the API (same origin). */

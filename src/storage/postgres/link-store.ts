@@ -1,9 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Connection } from '../connection.js';
 import type { CodePermutation } from '../sql/code-permutation.js';
 import { IS_STORED_KEY } from '../sql/link-codes.js';
 import { previewColumns, rulesColumn, toLinkRecord } from '../sql/link-rows.js';
 import { SqlLinkStore } from '../sql/link-store.js';
+import { recordLinkEvent } from '../sql/webhook-outbox.js';
 import type { CreateOutcome, NewLink } from '../stores/links.js';
 import type { Tables } from '../tables.js';
 import { anyClash, codedHolderIn, codeHeld, nextIds } from './coded-ids.js';
@@ -45,7 +46,9 @@ export class PostgresLinkStore extends SqlLinkStore<Connection> {
           .execute();
         if (rows.length === links.length) {
           const byId = new Map(rows.map((row) => [Number(row.id), row]));
-          return ids.map((id) => ({ created: toLinkRecord(byId.get(id)!) }));
+          const created = ids.map((id) => toLinkRecord(byId.get(id)!));
+          for (const link of created) await recordLinkEvent(db, 'link.created', link);
+          return created.map((link) => ({ created: link }));
         }
       }
       await sql`rollback to savepoint links_many`.execute(db);
@@ -79,14 +82,19 @@ export class PostgresLinkStore extends SqlLinkStore<Connection> {
         .onConflict((oc) => oc.doNothing())
         .returningAll()
         .executeTakeFirst();
+    const created = async (row: Selectable<Tables['links']>): Promise<CreateOutcome> => {
+      const record = toLinkRecord(row);
+      await recordLinkEvent(db, 'link.created', record);
+      return { created: record };
+    };
     const inserted = await insert(link.reusable);
-    if (inserted) return { created: toLinkRecord(inserted) };
+    if (inserted) return created(inserted);
     if (link.slug === null) {
       // Only the dedupe index can say no to a code made from a new id.
       const duplicate = link.reusable ? await this.duplicateIn(db, link.accountId, link.domain, link.urlHash) : undefined;
       if (duplicate && link.reuseExisting) return { duplicate };
       const beside = duplicate && (await insert(false));
-      if (beside) return { created: toLinkRecord(beside) };
+      if (beside) return created(beside);
     } else {
       const holder = await db
         .selectFrom('links')

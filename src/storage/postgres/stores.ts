@@ -10,6 +10,8 @@ import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
 import { SqlTagStore } from '../sql/tag-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
+import { SqlWebhookDeliveryStore } from '../sql/webhook-delivery-store.js';
+import { SqlWebhookStore } from '../sql/webhook-store.js';
 import { SqlWellKnownStore } from '../sql/well-known-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { PostgresAnalyticsStore } from './analytics-store.js';
@@ -39,5 +41,7 @@ export function postgresStores(connection: Connection): StoreSet {
     visitLimits: new SqlVisitLimitStore(connection),
     wellKnown: new SqlWellKnownStore(connection),
     tags: new SqlTagStore(connection, postgresWorkspaceLocks),
+    webhooks: new SqlWebhookStore(connection),
+    webhookDeliveries: new SqlWebhookDeliveryStore(connection, true),
   };
 }

@@ -4,6 +4,7 @@ import type { ClickBatch } from '../stores/clicks.js';
 import type { ClickEventTable, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import { rollupRows } from './rollups.js';
+import { recordClickEvents } from './webhook-outbox.js';
 
 /** How long a writer's last number is kept after its last batch (a retry comes long before). */
 export const WRITER_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -62,6 +63,8 @@ export async function applyEventBatch(trx: Kysely<Tables>, batch: ClickEventBatc
       )
       .execute();
   }
+  // link.clicked, with the stored visits (decision 0045).
+  await recordClickEvents(trx, owned);
 }
 
 function eventRow(event: ClickEvent, accountId: number): Insertable<ClickEventTable> {

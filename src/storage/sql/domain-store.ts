@@ -4,6 +4,7 @@ import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from '../st
 import type { DomainRow, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import { dropTagsOf } from './tag-store.js';
+import { recordEvent } from './webhook-outbox.js';
 import type { WorkspaceLocks } from './workspace-locks.js';
 
 const COLUMNS = [
@@ -119,15 +120,19 @@ export class SqlDomainStore implements DomainStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async markVerified(hostname: string): Promise<boolean> {
-    const result = await this.connection.write((db) =>
-      db
-        .updateTable('domains')
-        .set((eb) => ({ verified_at: eb.fn.coalesce('verified_at', eb.val(Date.now())) }))
-        .where('hostname', '=', hostname)
-        .executeTakeFirst(),
-    );
-    return Number(result.numUpdatedRows) > 0;
+  markVerified(hostname: string): Promise<boolean> {
+    return this.connection.write(async (db) => {
+      const domain = await db.selectFrom('domains').select(COLUMNS).where('hostname', '=', hostname).executeTakeFirst();
+      if (domain === undefined) return false;
+      if (domain.verified_at !== null) return true;
+      const verifiedAt = Date.now();
+      await db.updateTable('domains').set({ verified_at: verifiedAt }).where('hostname', '=', hostname).where('verified_at', 'is', null).execute();
+      // A private domain's owner hears of it (decision 0045), in the same write.
+      if (domain.account_id !== null) {
+        await recordEvent(db, domain.account_id, 'domain.verified', { domain: hostname, urlPrefix: domain.url_prefix, verifiedAt });
+      }
+      return true;
+    });
   }
 
   remove(hostname: string): Promise<boolean> {

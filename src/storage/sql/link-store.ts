@@ -19,6 +19,7 @@ import { IS_STORED_CODE, IS_STORED_KEY, permutationOf } from './link-codes.js';
 import { previewColumns, rulesColumn, TARGET_COLUMNS, toLinkRecord, toTarget } from './link-rows.js';
 import { countTagged, type ResolvedTags, resolveTags, tagConditions } from './tag-filters.js';
 import { dropTagsOf, writeLinkTags } from './tag-store.js';
+import { recordLinkEvent } from './webhook-outbox.js';
 
 // The dedupe index is partial (migrations/0003): a query uses it only when it names the
 // index's condition literally, not as a bound parameter.
@@ -107,6 +108,7 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
       if (Number(result.numUpdatedRows) === 0) return false;
       await dropTagsOf(db, [link.id]);
       await recordChange(db, link);
+      await recordLinkEvent(db, 'link.deleted', { ...link, deletedAt: Date.now() });
       return true;
     });
   }
@@ -157,7 +159,9 @@ export abstract class SqlLinkStore<C extends Connection = Connection> implements
       if (!row) return undefined;
       if (changes.tags !== undefined) await writeLinkTags(db, link.accountId, [{ linkId: link.id, tags: changes.tags }]);
       await recordChange(db, link);
-      return toLinkRecord(row);
+      const updated = toLinkRecord(row);
+      await recordLinkEvent(db, 'link.updated', updated);
+      return updated;
     });
   }
 

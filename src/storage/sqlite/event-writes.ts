@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { WRITER_RETENTION_MS } from '../sql/click-writes.js';
 import { rollupRows } from '../sql/rollups.js';
+import { CLICK_SUBSCRIBERS, type ClickSubscriber, clickDeliveries, newEventId } from '../sql/webhook-outbox.js';
 import type { ClickEvent, ClickEventBatch } from '../stores/analytics.js';
 import { LinkOwners } from './link-owners.js';
 
@@ -21,7 +22,13 @@ const ROLLUP =
   'insert into click_rollups (account_id, link_id, period, dimension, start, value, clicks) values (?, ?, ?, ?, ?, ?, ?) ' +
   'on conflict (account_id, link_id, period, dimension, start, value) do update set clicks = click_rollups.clicks + excluded.clicks';
 
+const DELIVERY =
+  'insert into webhook_deliveries (endpoint_id, event_id, type, data, created_at, status, attempts, next_attempt_at) ' +
+  "values (?, ?, 'link.clicked', ?, ?, 'pending', 0, ?)";
+
 export class SqliteEventWrites {
+  private readonly clickSubscribers: Statement<[], ClickSubscriber>;
+  private readonly delivery: Statement;
   private readonly claim: Statement;
   private readonly forgetWriters: Statement;
   private readonly owners: LinkOwners;
@@ -35,6 +42,8 @@ export class SqliteEventWrites {
     this.owners = new LinkOwners(sqlite);
     this.event = sqlite.prepare(EVENT);
     this.rollup = sqlite.prepare(ROLLUP);
+    this.clickSubscribers = sqlite.prepare(CLICK_SUBSCRIBERS);
+    this.delivery = sqlite.prepare(DELIVERY);
     this.write = sqlite.transaction((batch: ClickEventBatch) => this.apply(batch));
   }
 
@@ -74,5 +83,10 @@ export class SqliteEventWrites {
     }
     // The link_id rows come later, from the stored events (rollUpLinkEvents, decision 0013).
     for (const r of rollupRows(owned, { links: false })) this.rollup.run(r.account_id, r.link_id, r.period, r.dimension, r.start, r.value, r.clicks);
+    // link.clicked, in the same transaction as the visits (sql/webhook-outbox.ts's recordClickEvents).
+    if (owned.length === 0) return;
+    for (const { endpointId, data } of clickDeliveries(owned, this.clickSubscribers.all())) {
+      this.delivery.run(endpointId, newEventId(), data, now, now);
+    }
   }
 }

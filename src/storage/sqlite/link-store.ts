@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { toLinkRecord } from '../sql/link-rows.js';
 import { SqlLinkStore } from '../sql/link-store.js';
@@ -6,6 +7,7 @@ import type { LinkRow } from '../tables.js';
 import type { SqliteConnection } from './connection.js';
 import { SqliteLinkReads } from './link-reads.js';
 import { SqliteLinkWrites } from './link-writes.js';
+import { SqliteOutboxWrites } from './webhook-outbox-writes.js';
 
 /**
  * Links on SQLite: new links written with statements prepared once, on the writing connection inside
@@ -15,6 +17,7 @@ export class SqliteLinkStore extends SqlLinkStore<SqliteConnection> {
   readonly syncReads: SqliteLinkReads | undefined;
   private duplicateStatement: Statement<[number, string, Buffer], LinkRow> | undefined;
   private readonly writes = new SqliteLinkWrites(toLinkRecord);
+  private readonly outbox = new SqliteOutboxWrites();
 
   constructor(connection: SqliteConnection) {
     super(connection);
@@ -41,10 +44,17 @@ export class SqliteLinkStore extends SqlLinkStore<SqliteConnection> {
   }
 
   create(link: NewLink): Promise<CreateOutcome> {
-    return this.connection.writeSqlite((sqlite) => this.writes.create(sqlite, link));
+    return this.connection.writeSqlite((sqlite) => this.createWithEvent(sqlite, link));
   }
 
   async createMany(links: readonly NewLink[]): Promise<CreateOutcome[]> {
-    return this.connection.writeSqlite((sqlite) => links.map((link) => this.writes.create(sqlite, link)));
+    return this.connection.writeSqlite((sqlite) => links.map((link) => this.createWithEvent(sqlite, link)));
+  }
+
+  /** The link and, in the same write, its link.created deliveries (decision 0045). */
+  private createWithEvent(sqlite: SQLite.Database, link: NewLink): CreateOutcome {
+    const outcome = this.writes.create(sqlite, link);
+    if ('created' in outcome) this.outbox.linkCreated(sqlite, outcome.created);
+    return outcome;
   }
 }

@@ -8,6 +8,8 @@ import { SqlPeopleStore } from '../sql/people-store.js';
 import { SqlServerSettingsStore } from '../sql/server-settings-store.js';
 import { SqlTagStore } from '../sql/tag-store.js';
 import { SqlVisitLimitStore } from '../sql/visit-limit-store.js';
+import { SqlWebhookDeliveryStore } from '../sql/webhook-delivery-store.js';
+import { SqlWebhookStore } from '../sql/webhook-store.js';
 import { SqlWellKnownStore } from '../sql/well-known-store.js';
 import type { StoreSet } from '../stores/store-set.js';
 import { SqliteAnalyticsStore } from './analytics-store.js';
@@ -38,5 +40,7 @@ export function sqliteStores(connection: SqliteConnection): StoreSet {
     visitLimits: new SqlVisitLimitStore(connection),
     wellKnown: new SqlWellKnownStore(connection),
     tags: new SqlTagStore(connection, sqliteWorkspaceLocks),
+    webhooks: new SqlWebhookStore(connection),
+    webhookDeliveries: new SqlWebhookDeliveryStore(connection, false),
   };
 }

@@ -14,6 +14,7 @@ import type { PeopleStore } from './people.js';
 import type { ServerSettingsStore } from './server-settings.js';
 import type { TagStore } from './tags.js';
 import type { VisitLimitStore } from './visit-limits.js';
+import type { WebhookDeliveryStore, WebhookStore } from './webhooks.js';
 import type { WellKnownStore } from './well-known.js';
 
 export interface StoreSet {
@@ -37,4 +38,8 @@ export interface StoreSet {
   readonly wellKnown: WellKnownStore;
   /** Workspaces' tags and the links that carry them. */
   readonly tags: TagStore;
+  /** Webhook endpoints (issue 41). */
+  readonly webhooks: WebhookStore;
+  /** The webhooks' outbox: deliveries claimed, sent and recorded (decision 0045). */
+  readonly webhookDeliveries: WebhookDeliveryStore;
 }

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { Scope } from '../../../src/accounts/scopes';
 import { ApiError, type ApiToken, api, type NewToken } from '../api';
-import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { SettingsList, useSettingsList } from '../components/settings-list';
+import { ShownOnce } from '../components/shown-once';
 import { formatDate, formatDateTime } from '../format';
 import { useSession } from '../session';
 
@@ -18,6 +18,7 @@ const SCOPE_LABELS: Record<Scope, string> = {
   'analytics:read': 'Read analytics',
   'domains:write': 'Add, verify and remove domains',
   'members:read': 'Read members and their emails (admin and owner tokens)',
+  'webhooks:write': 'Add, list, test and remove webhooks (admin and owner)',
 };
 const ALL_SCOPES = Object.keys(SCOPE_LABELS) as Scope[];
 
@@ -25,7 +26,7 @@ const ALL_SCOPES = Object.keys(SCOPE_LABELS) as Scope[];
 const ROLE_LABELS: Record<Role, string> = {
   viewer: 'Viewer: reads links and analytics',
   member: 'Member: also makes, edits and deletes links',
-  admin: 'Admin: also tokens, members and domains',
+  admin: 'Admin: also tokens, members, domains and webhooks',
   owner: 'Owner: everything',
 };
 const ROLES = Object.keys(ROLE_LABELS) as Role[];
@@ -151,20 +152,11 @@ function NewTokenDialog(props: { onDone: (message?: string) => void }) {
   };
 
   if (made) {
+    const done = () => props.onDone(`Created the token “${made.name}”.`);
     return (
-      <Modal title="Token created" onClose={() => props.onDone(`Created the token “${made.name}”.`)}>
+      <ShownOnce title="Token created" id="new-token" label={`Token “${made.name}”`} value={made.token} onDone={done}>
         <p>Copy the token now: it is not shown again.</p>
-        <div class="field">
-          <label for="new-token">Token “{made.name}”</label>
-          <input id="new-token" type="text" readOnly value={made.token} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
-        </div>
-        <div class="dialog-actions">
-          <CopyButton text={made.token} class="primary" />
-          <button type="button" class="secondary" onClick={() => props.onDone(`Created the token “${made.name}”.`)}>
-            Done
-          </button>
-        </div>
-      </Modal>
+      </ShownOnce>
     );
   }
 

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type MadeInvitation, type Member } from '../api';
-import { CopyButton } from '../components/copy-button';
 import { DialogActions } from '../components/dialog-actions';
 import { errorsByField, Field } from '../components/field';
 import { Modal } from '../components/modal';
 import { SettingsList, useSettingsList } from '../components/settings-list';
+import { ShownOnce } from '../components/shown-once';
 import { usePresentedToken } from '../components/token-identity';
 import { formatDate } from '../format';
 import { navigate, paths } from '../router';
@@ -160,22 +160,12 @@ function InviteDialog(props: { myRole: Role; onDone: (message?: string) => void 
   if (made) {
     const done = () => props.onDone(`Invited ${made.email} as ${made.role}.`);
     return (
-      <Modal title="Invitation made" onClose={done}>
+      <ShownOnce title="Invitation made" id="invitation-link" label="Invitation link" value={made.link} onDone={done}>
         <p>
           Hand this link to <strong class="break">{made.email}</strong>: it lets them join as {made.role}, once, until {formatDate(made.expiresAt)}.
           It is not shown again.
         </p>
-        <div class="field">
-          <label for="invitation-link">Invitation link</label>
-          <input id="invitation-link" type="text" readOnly value={made.link} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
-        </div>
-        <div class="dialog-actions">
-          <CopyButton text={made.link} class="primary" />
-          <button type="button" class="secondary" onClick={done}>
-            Done
-          </button>
-        </div>
-      </Modal>
+      </ShownOnce>
     );
   }
 

@@ -6,9 +6,10 @@ import { ApiTokens } from './api-tokens';
 import { Domains } from './domains';
 import { Members } from './members';
 import { Passkeys } from './passkeys';
+import { Webhooks } from './webhooks';
 
 /**
- * The workspace's settings: its API tokens, its members, its domains and its tags; and, for a signed-in person, their own
+ * The workspace's settings: its API tokens, its members, its domains, its tags and its webhooks; and, for a signed-in person, their own
  * password (a page of its own) and passkeys.
  */
 export function SettingsPage() {
@@ -38,6 +39,9 @@ export function SettingsPage() {
       </section>
       <section class="card" aria-labelledby="tags">
         <TagsSettings headingId="tags" />
+      </section>
+      <section class="card" aria-labelledby="webhooks">
+        <Webhooks headingId="webhooks" />
       </section>
     </>
   );

@@ -1,0 +1,29 @@
+import type SQLite from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { linkEventData, newEventId, subscribedTo } from '../sql/webhook-outbox.js';
+import type { LinkRecord } from '../stores/links.js';
+
+const SUBSCRIBERS = "select id from webhook_endpoints where account_id = ? and disabled_at is null and (' ' || events || ' ') like ?";
+const INSERT =
+  'insert into webhook_deliveries (endpoint_id, event_id, type, data, created_at, status, attempts, next_attempt_at) ' +
+  "values (?, ?, ?, ?, ?, 'pending', 0, ?)";
+
+/**
+ * sql/webhook-outbox.ts's recordEvent for a new link, as statements prepared once and run synchronously on the
+ * writing connection inside the group commit that inserts the link (link-writes.ts): the same rows.
+ */
+export class SqliteOutboxWrites {
+  private statements:
+    | { subscribers: Statement<[number, string], { id: number }>; insert: Statement<[number, string, string, string, number, number]> }
+    | undefined;
+
+  linkCreated(sqlite: SQLite.Database, link: LinkRecord): void {
+    this.statements ??= { subscribers: sqlite.prepare(SUBSCRIBERS), insert: sqlite.prepare(INSERT) };
+    const endpoints = this.statements.subscribers.all(link.accountId, subscribedTo('link.created'));
+    if (endpoints.length === 0) return;
+    const now = Date.now();
+    const eventId = newEventId();
+    const data = JSON.stringify(linkEventData(link));
+    for (const { id } of endpoints) this.statements.insert.run(id, eventId, 'link.created', data, now, now);
+  }
+}
