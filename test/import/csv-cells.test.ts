@@ -101,7 +101,6 @@ describe('spreadsheet-safe CSV cells', () => {
     );
   });
 
-
   it('undoes its own escape for every string (property)', () => {
     fc.assert(
       fc.property(hostileText, (value) => {
@@ -135,7 +134,9 @@ describe('spreadsheet-safe CSV cells', () => {
       limitedVisits: fc.option(fc.integer({ min: 0, max: 2_147_483_647 })),
       tags: fc.array(hostileText, { maxLength: 3 }),
       // A card always has a title (1 to 512 characters); its description and image may be null.
-      preview: fc.option(fc.record({ title: hostileText.filter((title) => title !== ''), description: fc.option(hostileText), image: fc.option(hostileText) })),
+      preview: fc.option(
+        fc.record({ title: hostileText.filter((title) => title !== ''), description: fc.option(hostileText), image: fc.option(hostileText) }),
+      ),
     }) satisfies fc.Arbitrary<ExportedLink>;
     await fc.assert(
       fc.asyncProperty(fc.array(link, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), async (links, cuts) => {
@@ -187,7 +188,10 @@ describe('spreadsheet-safe CSV cells', () => {
               limitedVisits: sent.limitedVisits ?? undefined,
               tags: sent.tags.length === 0 ? undefined : sent.tags,
               // Three cells, empty for none: an empty description or image is none, as the API reads it.
-              preview: sent.preview === null ? undefined : { ...sent.preview, description: sent.preview.description || null, image: sent.preview.image || null },
+              preview:
+                sent.preview === null
+                  ? undefined
+                  : { ...sent.preview, description: sent.preview.description || null, image: sent.preview.image || null },
             },
           );
         });

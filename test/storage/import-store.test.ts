@@ -78,7 +78,12 @@ if (dialects.includes('postgres')) {
         .orderBy('key')
         .execute();
       assert.deepEqual(stored, [
-        ...[1, 2, 3].map((n) => ({ key: `card-${n}`, preview_title: card(n).title, preview_description: card(n).description, preview_image: card(n).image })),
+        ...[1, 2, 3].map((n) => ({
+          key: `card-${n}`,
+          preview_title: card(n).title,
+          preview_description: card(n).description,
+          preview_image: card(n).image,
+        })),
         { key: 'plain', preview_title: null, preview_description: null, preview_image: null },
       ]);
     });

@@ -188,7 +188,7 @@ describe('SQLite background thread', () => {
         { preview_title: 'Thread card', preview_description: null, preview_image: 'https://img.example/bg.png' },
         { preview_title: null, preview_description: null, preview_image: null },
       ],
-      "the card written on the thread, and none where the row had none",
+      'the card written on the thread, and none where the row had none',
     );
     assert.deepEqual(
       await background.importLinks(batch(false)),

@@ -103,11 +103,12 @@ export function unpackImport(packed: PackedImport): ImportBatch {
       maxVisits: Number.isNaN(maxVisits) ? null : maxVisits,
       limitedVisits: numbers[i * NUMBERS + 5]!,
       tags: packed.tags[i] ? packed.tags[i]!.split(',') : [],
-      preview: previewOf({
-        preview_title: packed.previews[i * 3]!,
-        preview_description: packed.previews[i * 3 + 1]!,
-        preview_image: packed.previews[i * 3 + 2]!,
-      }) ?? null,
+      preview:
+        previewOf({
+          preview_title: packed.previews[i * 3]!,
+          preview_description: packed.previews[i * 3 + 1]!,
+          preview_image: packed.previews[i * 3 + 2]!,
+        }) ?? null,
     });
   }
   return { source: packed.source, links, codeLengths: packed.codeLengths, dryRun: packed.dryRun };
