@@ -1,6 +1,7 @@
 // `brief export`: every live link to standard output, as JSON lines or CSV, streamed (decision 0023).
 import { type Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
+import { PREVIEW_COLUMNS } from '../import/brief-formats.js';
 import { spreadsheetSafe } from '../import/csv-cells.js';
 import { EXPORTED_FIELDS, type ExportedLink, exportedLinks, openMigratedDatabase } from '../services.js';
 import { UsageError } from './cli-support.js';
@@ -16,16 +17,23 @@ export function csvField(value: unknown): string {
 
 const csvLine = (values: unknown[]) => `${values.map(csvField).join(',')}\r\n`;
 
-/** A link's field as a CSV cell: its rules and its tags as JSON text (empty: none), the rest as they are. */
-function cellOf(link: ExportedLink, field: keyof ExportedLink): unknown {
-  if (field === 'rules' || field === 'tags') return link[field].length === 0 ? '' : JSON.stringify(link[field]);
-  return link[field];
+/**
+ * The CSV's columns: the exported fields, the card as three (PREVIEW_COLUMNS), so that its title, description and
+ * image are plain cells a spreadsheet shows and edits, each under the spreadsheet-safe rule as every cell is.
+ */
+const CSV_COLUMNS = EXPORTED_FIELDS.flatMap((field) => (field === 'preview' ? PREVIEW_COLUMNS : [field]));
+
+/** A link's field as CSV cells: its rules and its tags as JSON text (empty: none), its card as three (empty: none). */
+function cellsOf(link: ExportedLink, field: keyof ExportedLink): unknown[] {
+  if (field === 'rules' || field === 'tags') return [link[field].length === 0 ? '' : JSON.stringify(link[field])];
+  if (field === 'preview') return [link.preview?.title, link.preview?.description, link.preview?.image];
+  return [link[field]];
 }
 
 /** What `brief export --format csv` writes: the header, then each link a line. */
 export const exportCsv = {
-  header: csvLine([...EXPORTED_FIELDS]),
-  line: (link: ExportedLink) => csvLine(EXPORTED_FIELDS.map((field) => cellOf(link, field))),
+  header: csvLine(CSV_COLUMNS),
+  line: (link: ExportedLink) => csvLine(EXPORTED_FIELDS.flatMap((field) => cellsOf(link, field))),
 };
 
 const formats: Record<'jsonl' | 'csv', { header?: string; line(link: ExportedLink): string }> = {

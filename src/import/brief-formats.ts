@@ -23,7 +23,15 @@ const BRIEF_COLUMNS = {
   maxVisits: ['maxvisits'],
   limitedVisits: ['limitedvisits'],
   tags: ['tags'],
+  // The card: one object in JSON lines, three columns in CSV (PREVIEW_COLUMNS).
+  preview: ['preview'],
+  previewTitle: ['previewtitle'],
+  previewDescription: ['previewdescription'],
+  previewImage: ['previewimage'],
 } satisfies Columns<string>;
+
+/** The CSV export's columns of a link's card (decision 0041), written in place of its `preview` field. */
+export const PREVIEW_COLUMNS = ['previewTitle', 'previewDescription', 'previewImage'] as const;
 
 type BriefField = keyof typeof BRIEF_COLUMNS;
 
@@ -60,6 +68,25 @@ function tagsIn(value: unknown): string[] | undefined {
   }
 }
 
+/**
+ * A Brief export's card as read: the `preview` object of JSON lines, or the CSV's three cells (all empty: none).
+ * Only the parts' types are checked here; the importer checks the card as the API does (a title, its lengths, an
+ * https image), so a row without a title is refused naming `preview.title`.
+ */
+function previewIn(link: Partial<Record<BriefField, unknown>>): SourceRow['preview'] {
+  if (link.preview === undefined || link.preview === null) {
+    const [title, description, image] = PREVIEW_COLUMNS.map((column) => text(link[column] as string | undefined));
+    if (title === undefined && description === undefined && image === undefined) return undefined;
+    return { title: title ?? '', description: description ?? null, image: image ?? null };
+  }
+  if (typeof link.preview !== 'object' || Array.isArray(link.preview)) throw new RowProblem('its preview is neither an object nor null');
+  const { title = '', description = null, image = null } = link.preview as Record<string, unknown>;
+  for (const [part, value] of Object.entries({ title, description, image })) {
+    if (value !== null && typeof value !== 'string') throw new RowProblem(`its preview.${part} is not text`);
+  }
+  return { title: title as string, description: description as string | null, image: image as string | null };
+}
+
 function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): SourceRow {
   return readRow(where, () => {
     const status = text(link.status as string | undefined);
@@ -84,6 +111,7 @@ function briefRow(where: string, link: Partial<Record<BriefField, unknown>>): So
       maxVisits: count(link.maxVisits, 'maxVisits'),
       limitedVisits: count(link.limitedVisits, 'limitedVisits'),
       tags: tagsIn(link.tags),
+      preview: previewIn(link),
     };
   });
 }

@@ -6,12 +6,13 @@ import type { ShortenDomain } from '../domains/domain-service.js';
 import { BriefError } from '../errors.js';
 import { LINK_KEY, RESERVED_SLUGS } from '../links/codes.js';
 import { COMMENT_MAX_LENGTH, checkMaxVisits, MAX_VISITS_LIMIT, optionalText, TITLE_MAX_LENGTH } from '../links/link-fields.js';
+import { checkPreview } from '../links/link-preview.js';
 import { checkRules, type RuleInput, ruleTargets } from '../links/link-rules.js';
 import { checkTags } from '../links/tag-names.js';
 import { urlHash } from '../links/url-hash.js';
 import { linkDestination } from '../net/normalize-url.js';
 import type { ImportedLink, ImportStore } from '../services.js';
-import type { StoredRule } from '../storage/stores/links.js';
+import type { StoredPreview, StoredRule } from '../storage/stores/links.js';
 import { MalformedInput } from './csv-records.js';
 import type { SourceRow } from './source-rows.js';
 
@@ -212,6 +213,7 @@ export class Importer {
     } catch (error) {
       throw new Refused(reasonOf(error));
     }
+    const preview = this.preview(row.preview);
     const originDomain = row.domain?.toLowerCase() ?? '';
     const hash = urlHash(url.href);
     return {
@@ -234,7 +236,22 @@ export class Importer {
       maxVisits,
       limitedVisits,
       tags,
+      preview,
     };
+  }
+
+  /** A row's card, checked as the API checks it: the image as a link's url is (https, no blocked host; no loop check). */
+  private preview(raw: SourceRow['preview']): StoredPreview | null {
+    if (raw === undefined) return null;
+    let preview: StoredPreview | null;
+    try {
+      preview = checkPreview(raw, this.deps.allowUrlCredentials);
+    } catch (error) {
+      throw new Refused(reasonOf(error));
+    }
+    const host = preview?.image ? new URL(preview.image).hostname : undefined;
+    if (host !== undefined && this.deps.blockedHosts.covers(host)) throw new Refused(`its preview.image host ${host} is blocked`);
+    return preview;
   }
 
   /** A row's redirect rules, checked as the API checks them: each target as a link's url is. */

@@ -28,6 +28,8 @@ export interface SourceRow {
   readonly limitedVisits?: number;
   /** Its tags' names, as read (checked by the importer as the API checks them). */
   readonly tags?: readonly string[];
+  /** A Brief export's card for preview fetchers, as read (checked by the importer as the API checks it); absent: none. */
+  readonly preview?: { readonly title: string; readonly description: string | null; readonly image: string | null };
   /** The link had a password, which no export carries: it is not imported (it would become public). */
   readonly hasPassword?: boolean;
   /** A Brief export's owner (an account name). */

@@ -10,7 +10,10 @@ import { cliCommands } from '../scale-support/server-process.js';
 import { parseCsv } from '../support/csv.js';
 import { dialects, newLink, openTestDatabase, type TestDatabase } from '../support/database.js';
 
-const FIELDS = 'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery,rules,maxVisits,limitedVisits,tags';
+const FIELDS =
+  'domain,key,isSlug,url,title,comment,owner,created,status,clicks,expires,hasPassword,forwardQuery,rules,maxVisits,limitedVisits,tags,preview';
+/** The CSV's columns: the card as three (decision 0041). */
+const CSV_FIELDS = FIELDS.replace(/,preview$/, ',previewTitle,previewDescription,previewImage');
 const TRICKY = 'says "hi", then\nleaves';
 const EXPIRES = Date.UTC(2030, 0, 2, 3, 4, 5);
 
@@ -48,6 +51,7 @@ for (const dialect of dialects) {
         passwordHash: 'scrypt$secret-hash-never-exported',
         expiresAt: EXPIRES,
         forwardQuery: false,
+        preview: { title: '@Card, "one"', description: null, image: 'https://img.example/card.png' },
       });
       keys.fancy = fancy.key;
       await test.database.tags.setTags(alice.id, [{ linkId: fancy.id, tags: ['news', '=sum'] }]);
@@ -92,7 +96,9 @@ for (const dialect of dialects) {
         maxVisits: null,
         limitedVisits: null,
         tags: ['=sum', 'news'],
+        preview: { title: '@Card, "one"', description: null, image: 'https://img.example/card.png' },
       });
+      assert.equal(plain.preview, null, 'no card: null');
       assert.match(fancy.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(plain.isSlug, false);
       assert.equal(plain.hasPassword, false);
@@ -105,7 +111,7 @@ for (const dialect of dialects) {
     it('writes CSV with a header and RFC 4180 quoting, and the same links', async () => {
       const out = await cli('export', '--format', 'csv');
       const rows = csvRows(out);
-      assert.equal(rows[0]!.join(','), FIELDS);
+      assert.equal(rows[0]!.join(','), CSV_FIELDS);
       assert.equal(rows.length, 4);
       const fancy = Object.fromEntries(rows[0]!.map((name, i) => [name, rows[2]![i]]));
       assert.equal(fancy.key, 'fancy');
@@ -115,6 +121,11 @@ for (const dialect of dialects) {
       assert.equal(fancy.hasPassword, 'true');
       assert.equal(fancy.clicks, '7');
       assert.equal(fancy.tags, '["=sum","news"]', 'the list as JSON text (it starts with [: no formula)');
+      assert.deepEqual(
+        [fancy.previewTitle, fancy.previewDescription, fancy.previewImage],
+        [`'@Card, "one"`, '', 'https://img.example/card.png'],
+        'the card as three plain cells, spreadsheet-safe, an empty one for a part not set',
+      );
       const plain = Object.fromEntries(rows[0]!.map((name, i) => [name, rows[1]![i]]));
       assert.equal(plain.title, '', 'no title: an empty field');
       assert.equal(plain.expires, '');
@@ -122,6 +133,7 @@ for (const dialect of dialects) {
       assert.equal(plain.maxVisits, '', 'no visit limit: an empty field');
       assert.equal(plain.limitedVisits, '', 'no visit limit: no visits counted against one');
       assert.equal(plain.tags, '', 'no tags: an empty field');
+      assert.deepEqual([plain.previewTitle, plain.previewDescription, plain.previewImage], ['', '', ''], 'no card: three empty fields');
       assert.equal(csvField(' edge '), '" edge "');
       assert.equal(csvField('plain'), 'plain');
     });

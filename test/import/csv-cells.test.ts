@@ -69,6 +69,38 @@ describe('spreadsheet-safe CSV cells', () => {
     assert.equal(csvField(null), '');
   });
 
+  it("writes a link's card as three plain columns after its tags, each cell under the rule, empty without one", async () => {
+    const base: ExportedLink = {
+      domain: 'short.test',
+      key: 'card',
+      isSlug: true,
+      url: 'https://example.com/',
+      title: null,
+      comment: null,
+      owner: 'alice',
+      created: '2026-11-28T00:00:00.000Z',
+      status: 'public',
+      clicks: 0,
+      expires: null,
+      hasPassword: false,
+      forwardQuery: true,
+      rules: [],
+      maxVisits: null,
+      limitedVisits: null,
+      tags: [],
+      preview: { title: '=HYPERLINK("http://x")', description: '@sale, "today"', image: 'https://img.example/a.png?x=1,2' },
+    };
+    assert.ok(exportCsv.header.endsWith(',tags,previewTitle,previewDescription,previewImage\r\n'), exportCsv.header);
+    const line = exportCsv.line(base);
+    assert.ok(line.endsWith(`,"'=HYPERLINK(""http://x"")","'@sale, ""today""","https://img.example/a.png?x=1,2"\r\n`), line);
+    assert.ok(exportCsv.line({ ...base, preview: null }).endsWith(',,,,\r\n'), 'tags and the three card cells empty');
+    const rows = await readBack(exportCsv.header + line + exportCsv.line({ ...base, preview: null }), []);
+    assert.deepEqual(
+      rows.map((row) => row.preview),
+      [base.preview, undefined],
+    );
+  });
+
   it('undoes its own escape for every string (property)', () => {
     fc.assert(
       fc.property(hostileText, (value) => {
@@ -101,6 +133,10 @@ describe('spreadsheet-safe CSV cells', () => {
       maxVisits: fc.option(fc.integer({ min: 1, max: 2_147_483_647 })),
       limitedVisits: fc.option(fc.integer({ min: 0, max: 2_147_483_647 })),
       tags: fc.array(hostileText, { maxLength: 3 }),
+      // A card always has a title (1 to 512 characters); its description and image may be null.
+      preview: fc.option(
+        fc.record({ title: hostileText.filter((title) => title !== ''), description: fc.option(hostileText), image: fc.option(hostileText) }),
+      ),
     }) satisfies fc.Arbitrary<ExportedLink>;
     await fc.assert(
       fc.asyncProperty(fc.array(link, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 6 }), async (links, cuts) => {
@@ -130,6 +166,7 @@ describe('spreadsheet-safe CSV cells', () => {
               maxVisits: row.maxVisits,
               limitedVisits: row.limitedVisits,
               tags: row.tags,
+              preview: row.preview,
             },
             {
               domain: absentWhenEmpty(sent.domain),
@@ -150,6 +187,11 @@ describe('spreadsheet-safe CSV cells', () => {
               maxVisits: sent.maxVisits ?? undefined,
               limitedVisits: sent.limitedVisits ?? undefined,
               tags: sent.tags.length === 0 ? undefined : sent.tags,
+              // Three cells, empty for none: an empty description or image is none, as the API reads it.
+              preview:
+                sent.preview === null
+                  ? undefined
+                  : { ...sent.preview, description: sent.preview.description || null, image: sent.preview.image || null },
             },
           );
         });

@@ -1,5 +1,5 @@
 // `brief export` → `brief import --format brief` into an empty database gives the same links, their redirect
-// rules and the visits counted against a visit limit included (JSON lines and CSV; SQLite, and PostgreSQL when
+// rules, the visits counted against a visit limit, their tags and their cards for preview fetchers included (JSON lines and CSV; SQLite, and PostgreSQL when
 // TEST_DATABASE_URL is set); a second run skips every row; a dry run writes nothing (decision 0025).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -60,6 +60,8 @@ for (const dialect of dialects) {
         forwardQuery: false,
         // A visit limit (decision 0039), carried over as it is.
         maxVisits: 25,
+        // A card for preview fetchers (decision 0041), its title one a spreadsheet would read as a formula.
+        preview: { title: '=Spring, "sale"', description: '-30% on\neverything', image: 'https://img.example/sale.png?a=1,2' },
         // Redirect rules (decision 0039), with text that needs escaping in JSON and in CSV.
         rules: [
           { url: 'https://example.com/robots?x=%221%22,2', conditions: [{ type: 'device', value: 'bot' }] },
@@ -84,7 +86,10 @@ for (const dialect of dialects) {
       await source.database.tags.setTags(alice.id, [{ linkId: fancy.id, tags: ['Launch', '=news "today"', 'ünï'] }]);
       // 11 of its 25 visits used: an import must not give it 25 more.
       await source.database.db.updateTable('links').set({ limited_visits: 11 }).where('id', '=', fancy.id).execute();
-      const bobs = await make(source.database, bob.id, 'https://example.com/bob', { domain: 'go.test' });
+      const bobs = await make(source.database, bob.id, 'https://example.com/bob', {
+        domain: 'go.test',
+        preview: { title: 'Bob’s card', description: null, image: null },
+      });
       await source.database.tags.setTags(bob.id, [{ linkId: bobs.id, tags: ['launch'] }]);
       await source.database.db.updateTable('links').set({ status: 'blocked' }).where('id', '=', bobs.id).execute();
       await make(source.database, 1, 'https://example.com/anonymous', { slug: 'anon' });
@@ -104,6 +109,16 @@ for (const dialect of dialects) {
         lines(exported).map((link) => link.tags),
         [[], ['=news "today"', 'Launch', 'ünï'], ['launch'], []],
         "each link's tags, sorted ignoring case, each workspace's its own",
+      );
+      assert.deepEqual(
+        lines(exported).map((link) => link.preview),
+        [
+          null,
+          { title: '=Spring, "sale"', description: '-30% on\neverything', image: 'https://img.example/sale.png?a=1,2' },
+          { title: 'Bob’s card', description: null, image: null },
+          null,
+        ],
+        "each link's card as the v3 API shows it, null without one",
       );
     });
     after(async () => {
@@ -162,6 +177,57 @@ for (const dialect of dialects) {
       assert.match(run.stderr, /line 4: its rules are not a list/);
       const [imported] = lines((await cli(target, 'export')).stdout);
       assert.deepEqual(imported?.rules, rows[0]!.rules);
+    });
+
+    it('refuses a row whose card the API would refuse, naming the part, in JSON lines and in CSV, and imports the rest', async () => {
+      const card = (preview: unknown) => ({ url: 'https://example.com/card', preview });
+      const rows = [
+        { ...card({ title: 'Fine', image: 'https://img.example/ok.png' }), key: 'ok-card' },
+        { ...card({ description: 'no title' }), key: 'untitled' },
+        { ...card({ title: 'x'.repeat(513) }), key: 'long-title' },
+        { ...card({ title: 'Long', description: 'x'.repeat(1025) }), key: 'long-description' },
+        { ...card({ title: 'Plain http', image: 'http://img.example/a.png' }), key: 'http-image' },
+        { ...card({ title: 'Not a URL', image: 'nope' }), key: 'bad-image' },
+        { ...card({ title: 'Blocked', image: 'https://cdn.evil.test/a.png' }), key: 'blocked-image' },
+        { ...card('a card'), key: 'not-an-object' },
+        { ...card({ title: 7 }), key: 'number-title' },
+        { ...card(null), key: 'no-card' },
+      ];
+      const jsonl = path.join(dir, 'cards.jsonl');
+      fs.writeFileSync(jsonl, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      // The CSV's three columns: a description or an image without a title is no card.
+      const csv = path.join(dir, 'cards.csv');
+      fs.writeFileSync(
+        csv,
+        [
+          'url,key,previewTitle,previewDescription,previewImage',
+          "https://example.com/c,csv-card,'=Title,,https://img.example/c.png",
+          'https://example.com/d,csv-untitled,,a description,',
+          'https://example.com/e,csv-none,,,',
+        ].join('\r\n'),
+      );
+      const target = await emptyDatabase();
+      await cli(target, 'blocklist', 'add', 'evil.test');
+      const run = await cli(target, 'import', jsonl, '--format', 'brief');
+      assert.match(run.stdout, /imported 2, skipped 0 imported before, 8 could not be imported/);
+      assert.match(run.stderr, /^line 2: its preview\.title must be defined$/m);
+      assert.match(run.stderr, /^line 3: its preview\.title .*512/m);
+      assert.match(run.stderr, /^line 4: its preview\.description .*1024/m);
+      assert.match(run.stderr, /^line 5: its preview\.image must be an https URL$/m);
+      assert.match(run.stderr, /^line 6: its preview\.image /m);
+      assert.match(run.stderr, /^line 7: its preview\.image host cdn\.evil\.test is blocked$/m);
+      assert.match(run.stderr, /^line 8: its preview is neither an object nor null$/m);
+      assert.match(run.stderr, /^line 9: its preview\.title is not text$/m);
+      const csvRun = await cli(target, 'import', csv, '--format', 'brief');
+      assert.match(csvRun.stdout, /imported 2, skipped 0 imported before, 1 could not be imported/);
+      assert.match(csvRun.stderr, /^line 3: its preview\.title must be defined$/m);
+      const cards = Object.fromEntries(lines((await cli(target, 'export')).stdout).map((link) => [link.key, link.preview]));
+      assert.deepEqual(cards, {
+        'ok-card': { title: 'Fine', description: null, image: 'https://img.example/ok.png' },
+        'no-card': null,
+        'csv-card': { title: '=Title', description: null, image: 'https://img.example/c.png' },
+        'csv-none': null,
+      });
     });
 
     it('starts a limited link with the visits its row counted, none without a limit, and refuses a bad count naming it', async () => {

@@ -59,6 +59,8 @@ for (const dialect of dialects) {
             slug: i === 0 ? '-1' : i === 1 ? '-x' : null,
             title,
             comment: HOSTILE[(i + 1) % HOSTILE.length]!,
+            // A card's cells (decision 0041) go through the same rule.
+            preview: { title: HOSTILE[(i + 2) % HOSTILE.length]!, description: HOSTILE[(i + 3) % HOSTILE.length]!, image: null },
           }),
         );
         assert.ok('created' in outcome);
@@ -92,6 +94,10 @@ for (const dialect of dialects) {
       assert.deepEqual(
         afterImport.map((link) => link.title),
         HOSTILE,
+      );
+      assert.deepEqual(
+        afterImport.map((link) => (link.preview as { title: string }).title),
+        HOSTILE.map((_, i) => HOSTILE[(i + 2) % HOSTILE.length]),
       );
       assert.equal(afterImport[0]!.key, '-1');
       assert.equal((await cli(target, 'export', '--format', 'csv')).stdout, csv, 'the second export is the same file');

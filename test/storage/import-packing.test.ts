@@ -25,6 +25,7 @@ const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink => ({
   maxVisits: null,
   limitedVisits: 0,
   tags: [],
+  preview: null,
   ...fields,
 });
 
@@ -40,6 +41,8 @@ describe('import packing', () => {
         link(2, { keyIsCode: true, key: 'x4Tq9Zb', clicks: 2 ** 40, tags: ['Launch', 'news letter', 'ünï|cøde'] }),
         link(4, { maxVisits: 2_147_483_647, limitedVisits: 2_147_483_647 }),
         link(3, { rules: [{ url: 'https://example.com/r', conditions: [{ type: 'query', key: 'a', value: 'b' }] }] }),
+        link(5, { preview: { title: 'Card, "quoted"', description: 'ünï\nline', image: 'https://img.example/c.png' } }),
+        link(6, { preview: { title: 'Title only', description: null, image: null } }),
       ],
     };
     const packed = packImport(batch);

@@ -27,6 +27,7 @@ const link = (n: number, accountId: number): ImportedLink => ({
   maxVisits: null,
   limitedVisits: 0,
   tags: [],
+  preview: null,
 });
 
 if (dialects.includes('postgres')) {
@@ -56,6 +57,35 @@ if (dialects.includes('postgres')) {
       assert.deepEqual(await analyzed(), ['link_imports: true', 'links: true']);
       const { rows } = await sql<{ n: string }>`select count(*) as n from link_imports where source = 'stats'`.execute(db);
       assert.equal(Number(rows[0]!.n), 10_000);
+    });
+
+    it("writes each link's card on both of its ways: a chunk's one insert, and the one-row way of a chunk with a taken key", async () => {
+      const { db, imports } = t.database;
+      const card = (n: number) => ({ title: `Card ${n}, "quoted"`, description: n === 1 ? null : 'ünï', image: `https://img.example/${n}.png` });
+      const carded = (n: number, key = `card-${n}`) => ({ ...link(n, 1), originKey: `/${key}`, key, preview: card(n) });
+      await imports.write('cards', [link(900_000, 1)], () => 7, false); // holds stats-900000
+      // The key taken sends its whole chunk the one-row way (writeRow); the next chunk is one insert (insertRows).
+      const oneRow = await imports.write('cards-again', [carded(1), link(900_000, 1), carded(2, 'card-2')], () => 7, false);
+      assert.deepEqual(
+        oneRow.map((outcome) => Object.keys(outcome)[0]),
+        ['imported', 'keyTaken', 'imported'],
+      );
+      await imports.write('cards-again', [carded(3), { ...link(900_001, 1), originKey: '/plain', key: 'plain' }], () => 7, false);
+      const stored = await db
+        .selectFrom('links')
+        .select(['key', 'preview_title', 'preview_description', 'preview_image'])
+        .where('key', 'in', ['card-1', 'card-2', 'card-3', 'plain'])
+        .orderBy('key')
+        .execute();
+      assert.deepEqual(stored, [
+        ...[1, 2, 3].map((n) => ({
+          key: `card-${n}`,
+          preview_title: card(n).title,
+          preview_description: card(n).description,
+          preview_image: card(n).image,
+        })),
+        { key: 'plain', preview_title: null, preview_description: null, preview_image: null },
+      ]);
     });
   });
 }

@@ -144,6 +144,7 @@ describe('SQLite background thread', () => {
       maxVisits: null,
       limitedVisits: 0,
       tags: originKey === 'a' ? ['Thread', 'bg'] : [],
+      preview: originKey === 'a' ? { title: 'Thread card', description: null, image: 'https://img.example/bg.png' } : null,
     });
     const batch = (dryRun: boolean) => ({
       source: 'bg-test',
@@ -176,6 +177,19 @@ describe('SQLite background thread', () => {
       ],
     );
     assert.deepEqual(await t.database.tags.tagsOf([first!.imported!.id, second!.imported!.id]), new Map([[first!.imported!.id, ['bg', 'Thread']]]));
+    assert.deepEqual(
+      await t.database.db
+        .selectFrom('links')
+        .select(['preview_title', 'preview_description', 'preview_image'])
+        .where('id', 'in', [first!.imported!.id, second!.imported!.id])
+        .orderBy('id')
+        .execute(),
+      [
+        { preview_title: 'Thread card', preview_description: null, preview_image: 'https://img.example/bg.png' },
+        { preview_title: null, preview_description: null, preview_image: null },
+      ],
+      'the card written on the thread, and none where the row had none',
+    );
     assert.deepEqual(
       await background.importLinks(batch(false)),
       [{ skipped: true }, { skipped: true }, { keyTaken: true }],
@@ -213,6 +227,7 @@ describe('SQLite background thread', () => {
           maxVisits: null,
           limitedVisits: 0,
           tags: [],
+          preview: null,
         },
       ],
       () => 7,

@@ -3,8 +3,8 @@
 // the whole run.
 import { sql } from 'kysely';
 import type { Database } from '../database.js';
-import type { StoredRule } from '../stores/links.js';
-import { rulesOf } from './link-rows.js';
+import type { StoredPreview, StoredRule } from '../stores/links.js';
+import { previewOf, rulesOf } from './link-rows.js';
 import { tagsOfLinks } from './tag-store.js';
 
 export interface ExportedLink {
@@ -29,6 +29,8 @@ export interface ExportedLink {
   limitedVisits: number | null;
   /** Its tags' names, sorted ignoring case; empty: none. */
   tags: string[];
+  /** Its card for preview fetchers (decision 0041), as the v3 API shows it; null: none. */
+  preview: StoredPreview | null;
 }
 
 export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
@@ -49,6 +51,7 @@ export const EXPORTED_FIELDS: ReadonlyArray<keyof ExportedLink> = [
   'maxVisits',
   'limitedVisits',
   'tags',
+  'preview',
 ];
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -78,6 +81,9 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         'links.rules',
         'links.max_visits',
         'links.limited_visits',
+        'links.preview_title',
+        'links.preview_description',
+        'links.preview_image',
         // Whether there is a password, never the hash.
         sql<boolean | number>`links.password_hash is not null`.as('has_password'),
       ])
@@ -110,6 +116,7 @@ export async function* exportedLinks({ db }: Pick<Database, 'db'>, accountId: nu
         maxVisits: row.max_visits,
         limitedVisits: row.max_visits === null ? null : Number(row.limited_visits),
         tags: tags.get(Number(row.id)) ?? [],
+        preview: previewOf(row) ?? null,
       };
     }
     if (rows.length < pageSize) return;

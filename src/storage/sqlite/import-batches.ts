@@ -60,7 +60,7 @@ interface SqliteStatements {
 }
 
 const INSERT_COLUMNS =
-  'id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, max_visits, limited_visits, coded';
+  'id, code, domain, key, slug, url, url_hash, title, account_id, status, created_at, deleted_at, comment, password_hash, expires_at, updated_at, reusable, forward_query, rules, max_visits, limited_visits, preview_title, preview_description, preview_image, coded';
 
 /** Pages the import's connection may keep (KiB, SQLite's negative cache_size): random keys touch every page of the indexes. */
 const IMPORT_CACHE_KIB = 256 * 1024;
@@ -73,7 +73,7 @@ function prepare(sqlite: SQLite.Database): SqliteStatements {
     known: sqlite.prepare<[string, string], number>('select link_id from link_imports where source = ? and origin_key = ?').pluck(),
     // Imported links stay out of the dedupe index (reusable 0): the shortener they came from may hold several links to a URL.
     insert: sqlite.prepare(
-      `insert into links (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null, ?, null, 0, ?, ?, ?, ?, ?) on conflict do nothing`,
+      `insert into links (${INSERT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, null, ?, null, 0, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
     ),
     holder: sqlite.prepare<[string, string], number>(`select id from links where domain = ? and key = ? and ${STORED_KEY}`).pluck(),
     note: sqlite.prepare('insert into link_imports (source, origin_key, link_id, imported_at) values (?, ?, ?, ?)'),
@@ -130,6 +130,9 @@ function writeSqliteRow(run: SqliteRun, source: string, link: ImportedLink): Imp
       rulesColumn(link.rules),
       link.maxVisits,
       link.limitedVisits,
+      link.preview?.title ?? null,
+      link.preview?.description ?? null,
+      link.preview?.image ?? null,
       id === null ? 0 : 1,
     );
     if (result.changes === 0) {

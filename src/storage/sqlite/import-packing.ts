@@ -1,4 +1,4 @@
-import { rulesColumn, rulesOf } from '../sql/link-rows.js';
+import { previewOf, rulesColumn, rulesOf } from '../sql/link-rows.js';
 import type { ImportedLink } from '../stores/imports.js';
 import type { ImportBatch } from './import-batches.js';
 
@@ -22,6 +22,8 @@ export interface PackedImport {
   readonly rules: (string | null)[];
   /** Each link's tags joined by commas, which no tag name has ('': none). */
   readonly tags: string[];
+  /** Each link's card as three texts (title, description, image; the title null: no card). */
+  readonly previews: (string | null)[];
   /** accountId, createdAt, expiresAt (NaN: none), clicks, maxVisits (NaN: none), limitedVisits: six a link. */
   readonly numbers: Float64Array;
   /** keyIsCode, blocked, forwardQuery: one bit each, a byte a link. */
@@ -64,6 +66,7 @@ export function packImport({ source, links, codeLengths, dryRun }: ImportBatch):
     comments: links.map((link) => link.comment),
     rules: links.map((link) => rulesColumn(link.rules)),
     tags: links.map((link) => link.tags.join(',')),
+    previews: links.flatMap(({ preview }) => [preview?.title ?? null, preview?.description ?? null, preview?.image ?? null]),
     numbers,
     flags,
     hashes,
@@ -100,6 +103,12 @@ export function unpackImport(packed: PackedImport): ImportBatch {
       maxVisits: Number.isNaN(maxVisits) ? null : maxVisits,
       limitedVisits: numbers[i * NUMBERS + 5]!,
       tags: packed.tags[i] ? packed.tags[i]!.split(',') : [],
+      preview:
+        previewOf({
+          preview_title: packed.previews[i * 3]!,
+          preview_description: packed.previews[i * 3 + 1]!,
+          preview_image: packed.previews[i * 3 + 2]!,
+        }) ?? null,
     });
   }
   return { source: packed.source, links, codeLengths: packed.codeLengths, dryRun: packed.dryRun };

@@ -1,5 +1,5 @@
 // `brief import`'s records (decision 0025): a row checked and placed, what became of it, and where it goes.
-import type { StoredRule } from './links.js';
+import type { StoredPreview, StoredRule } from './links.js';
 
 /** A row of an import, checked and placed: what its link will be. */
 export interface ImportedLink {
@@ -30,6 +30,8 @@ export interface ImportedLink {
   readonly limitedVisits: number;
   /** Its tags' names, checked as the API checks them; empty: none. */
   readonly tags: readonly string[];
+  /** Its card for preview fetchers, checked as the API checks it (the image's host not blocked); null: none. */
+  readonly preview: StoredPreview | null;
 }
 
 /** What became of one row: its new link, already imported by an earlier run, or its key held by another link. */
