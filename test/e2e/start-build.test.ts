@@ -88,10 +88,19 @@ describe('npm start on a built clone', () => {
   });
 
   it('leaves dist/main.js, the `brief` command, executable (npm links it before the build exists)', () => {
-    fs.chmodSync(path.join(ROOT, 'dist/main.js'), 0o644);
-    const stamp = spawnSync(process.execPath, ['scripts/build-if-stale.mjs', '--stamp'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(stamp.status, 0, stamp.stderr);
-    assert.equal(fs.statSync(path.join(ROOT, 'dist/main.js')).mode & 0o777, 0o755);
+    // On a scratch build (--root), never this checkout's: other suites run `npx brief` meanwhile, and a moment of
+    // 0644 on the real dist/main.js made one of them fail with "brief: Permission denied".
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'brief-stamp-fixture-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'dist'));
+      fs.writeFileSync(path.join(dir, 'dist/main.js'), '#!/usr/bin/env node\n', { mode: 0o644 });
+      fs.copyFileSync(path.join(ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'));
+      const stamp = spawnSync(process.execPath, ['scripts/build-if-stale.mjs', '--stamp', '--root', dir], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(stamp.status, 0, stamp.stderr);
+      assert.equal(fs.statSync(path.join(dir, 'dist/main.js')).mode & 0o777, 0o755);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('builds first when a source is newer than the build, the dependencies changed, or the build is missing', async () => {
