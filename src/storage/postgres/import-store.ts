@@ -7,6 +7,7 @@ import { permutationOf } from '../sql/link-codes.js';
 import { writeLinkTags } from '../sql/tag-store.js';
 import type { ImportedLink, ImportOutcome, ImportStore } from '../stores/imports.js';
 import type { Tables } from '../tables.js';
+import { importedEventData, recordBulkLinkEvent } from '../sql/webhook-outbox.js';
 import { writeRows } from './import-rows.js';
 
 /** Rows a chunk: a chunk with a clash goes the one-row way whole, so it stays small. */
@@ -42,6 +43,8 @@ export class PostgresImportStore implements ImportStore {
         written.push(...(await writeRows(db, codes, source, links.slice(at, at + SET_CHUNK), codeLength)));
       }
       await tagImported(db, links, written);
+      // Their webhooks' events, in the batch's transaction (decision 0045).
+      if (!dryRun) await recordBulkLinkEvent(db, 'links.imported', importedEventData(links, written), { source });
       if (dryRun) await sql`rollback to savepoint import_dry`.execute(db);
       return written;
     });
