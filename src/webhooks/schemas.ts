@@ -47,6 +47,17 @@ export const NewWebhookBody = Type.Object(
   { additionalProperties: false, examples: [{ url: 'https://hooks.example.com/brief', events: ['link.created', 'link.clicked'] }] },
 );
 
+export const WebhookEdit = Type.Object(
+  {
+    enabled: Type.Boolean({
+      description:
+        'true: send to it again (a webhook disabled after 3 days of failures, or turned off), from its next event; deliveries that ' +
+        'failed meanwhile stay failed. false: stop sending to it, as a disabling does.',
+    }),
+  },
+  { additionalProperties: false, examples: [{ enabled: true }] },
+);
+
 export const WebhookWithSecret = Type.Object(
   {
     ...Webhook.properties,

@@ -109,7 +109,7 @@ for (const dialect of dialects) {
         const { accountId, record, secret } = await endpoint(['link.created'], target.url);
         const outcomes = await test.database.imports.write('bulk-sent', rows(4, accountId, 'sent'), () => 7, false);
         assert.equal(await new WebhookDeliveryWorker(test.database.webhookDeliveries, client, prefixes, quiet).runOnce(), 1);
-        const [{ headers, body }] = target.received as [{ headers: Record<string, string>; body: string }];
+        const { headers, body } = target.received[0]!;
         const event = new Webhook(secret).verify(body, headers) as { type: string; data: { source: string; links: Array<Record<string, unknown>> } };
         assert.equal(event.type, 'links.imported');
         assert.equal(event.data.source, 'bulk-sent');

@@ -31,6 +31,15 @@ export interface WebhookStore {
   remove(accountId: number, id: number): Promise<boolean>;
   /** Puts a new secret in, the current one signing on until `previousUntil`; undefined when the account has no such endpoint. */
   rotate(accountId: number, id: number, secret: string, previousUntil: number): Promise<WebhookEndpointRecord | undefined>;
+  /**
+   * Turns an endpoint off (`disabled` given: when and why) or back on (null: sent to again, its failing spell forgotten;
+   * deliveries failed meanwhile stay failed). Undefined when the account has no such endpoint.
+   */
+  setDisabled(
+    accountId: number,
+    id: number,
+    disabled: { readonly at: number; readonly reason: string } | null,
+  ): Promise<WebhookEndpointRecord | undefined>;
 }
 
 /** What a link event carries of the link, at the moment of the change: the worker renders it into the body. */
