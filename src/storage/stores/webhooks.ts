@@ -121,6 +121,8 @@ export interface WebhookDeliveryStore {
    * success, else begun if it was not, and when it began `disableAfterMs` ago or more the endpoint is disabled.
    */
   finish(id: number, outcome: AttemptOutcome): Promise<void>;
+  /** A claimed delivery handed back unattempted (its send cut short by a stop): pending, due at once for any instance. */
+  release(id: number): Promise<void>;
   /** Forgets delivered and failed deliveries of events before `before`; how many. */
   prune(before: number): Promise<number>;
   /** How many deliveries wait, and when the oldest of them happened. */
