@@ -11,11 +11,11 @@ import {
   Delivery as DeliverySchema,
   NewWebhookBody,
   type Webhook,
-  Webhook as WebhookSchema,
   WebhookEdit,
   WebhookList,
   WebhookPath,
   WebhookRemoved,
+  Webhook as WebhookSchema,
   WebhooksQuery,
   WebhookWithSecret,
 } from './schemas.js';

@@ -5,9 +5,9 @@ import { type Kysely, sql } from 'kysely';
 import type { Connection } from '../connection.js';
 import { permutationOf } from '../sql/link-codes.js';
 import { writeLinkTags } from '../sql/tag-store.js';
+import { importedEventData, recordBulkLinkEvent } from '../sql/webhook-outbox.js';
 import type { ImportedLink, ImportOutcome, ImportStore } from '../stores/imports.js';
 import type { Tables } from '../tables.js';
-import { importedEventData, recordBulkLinkEvent } from '../sql/webhook-outbox.js';
 import { writeRows } from './import-rows.js';
 
 /** Rows a chunk: a chunk with a clash goes the one-row way whole, so it stays small. */

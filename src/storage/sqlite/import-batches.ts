@@ -4,8 +4,8 @@ import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { STORED_KEY } from '../sql/link-codes.js';
 import { rulesColumn } from '../sql/link-rows.js';
-import { type ImportedLink, type ImportOutcome, placements } from '../stores/imports.js';
 import { importedEventData } from '../sql/webhook-outbox.js';
+import { type ImportedLink, type ImportOutcome, placements } from '../stores/imports.js';
 import { SqliteCodedIds } from './coded-ids.js';
 import { SqliteOutboxWrites } from './webhook-outbox-writes.js';
 
