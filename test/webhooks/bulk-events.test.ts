@@ -3,43 +3,31 @@
 // connection and on the background thread); a domain removed with its links writes links.deleted. Each is sent signed,
 // every link as a one-link event shows it; a dry run and a re-run (every row skipped) write nothing.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { linkUuid } from '../../src/accounts/ids.js';
 import { OutboundClient } from '../../src/net/outbound-request.js';
-import type { ImportedLink } from '../../src/storage/stores/imports.js';
 import type { WebhookEventType } from '../../src/storage/stores/webhooks.js';
 import { WebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { newSecret } from '../../src/webhooks/webhook-signature.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { importedLink } from '../support/imported-links.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 const client = new OutboundClient({ allowHosts: ['127.0.0.1'], userAgent: 'Brief-Webhooks/1 (+http://short.test)' });
 const prefixes = async (hostname: string) => `http://${hostname}`;
 const quiet = { info: () => {}, warn: () => {} };
 
-const imported = (n: number, accountId: number, domain: string, tag: string): ImportedLink => ({
-  originKey: `/bulk-${domain}-${n}`,
-  accountId,
-  domain,
-  // Every third row keeps its key (a custom slug); the rest get codes.
-  key: n % 3 === 0 ? `${tag}-${n}` : null,
-  keyIsCode: false,
-  url: `https://example.com/bulk/${n}`,
-  urlHash: randomBytes(32),
-  title: n === 0 ? 'first' : null,
-  comment: null,
-  createdAt: Date.now(),
-  expiresAt: null,
-  status: 'public',
-  clicks: 0,
-  forwardQuery: true,
-  rules: [],
-  maxVisits: null,
-  limitedVisits: 0,
-  tags: [],
-});
+const imported = (n: number, accountId: number, domain: string, tag: string) =>
+  importedLink({
+    originKey: `/bulk-${domain}-${n}`,
+    accountId,
+    domain,
+    // Every third row keeps its key (a custom slug); the rest get codes.
+    key: n % 3 === 0 ? `${tag}-${n}` : null,
+    url: `https://example.com/bulk/${n}`,
+    title: n === 0 ? 'first' : null,
+  });
 const rows = (count: number, accountId: number, tag: string, domain = 'short.test') =>
   Array.from({ length: count }, (_, n) => imported(n, accountId, domain, tag));
 
