@@ -12,7 +12,8 @@ import { linkKey } from './link-keys.js';
 import { ensureWrk, GENERATOR_LIMIT, type LoadResult, runLoad } from './load.js';
 import { bytesPerLink, preloadLinks } from './preload.js';
 import { type BenchResults, printTable, type ScenarioResult, writeDocsTable } from './report.js';
-import { DOMAIN, SCENARIOS, type Scenario, type ServerName } from './scenarios.js';
+import { DOMAIN, SCENARIOS, type Scenario, type ServerName, WEBHOOK_SERVERS } from './scenarios.js';
+import { type HookReceiver, hookedDatabase } from './webhook-servers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -104,7 +105,13 @@ async function main(): Promise<void> {
 
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const linksOn: Record<ServerName, number> = { baseline: 1, brief: settings.links, brief1k: SMALL_LINKS };
+  const linksOn: Record<ServerName, number> = {
+    baseline: 1,
+    brief: settings.links,
+    brief1k: SMALL_LINKS,
+    hooked: settings.links,
+    hanging: settings.links,
+  };
   // Each server is the fastest of a few processes (see startFastest); one when profiling.
   const copies = profileDir ? 1 : settings.copies;
   const probe = (name: ServerName) => async (server: RunningServer) => {
@@ -128,6 +135,15 @@ async function main(): Promise<void> {
       probe('brief1k'),
     ),
   };
+  // The webhook scenarios' servers, only when one of their scenarios runs.
+  const receivers: Partial<Record<keyof typeof WEBHOOK_SERVERS, HookReceiver>> = {};
+  for (const [name, hang] of Object.entries(WEBHOOK_SERVERS) as Array<[keyof typeof WEBHOOK_SERVERS, boolean]>) {
+    if (!scenarioList.some((s) => s.server === name)) continue;
+    const dbFile = path.join(work, `links-${name}.db`);
+    receivers[name] = await hookedDatabase(bigDb, dbFile, hang);
+    const env = { ...serverEnv, WEBHOOK_ALLOW_HOSTS: '127.0.0.1' };
+    picked[name] = await startFastest(copies, () => startBrief(name, { dbFile, domain: DOMAIN, env, root: serverDir }), probe(name));
+  }
   if (other) {
     picked['brief@other'] = await startFastest(
       copies,
@@ -149,7 +165,7 @@ async function main(): Promise<void> {
   // What is measured: each scenario on its server, and with --against each Brief scenario on the other build too.
   const runs: Measured[] = scenarioList.flatMap((s) => {
     const own = { scenario: s, name: s.name, server: s.server as ServerKey, rounds: [] };
-    return other && s.server !== 'baseline'
+    return other && (s.server === 'brief' || s.server === 'brief1k')
       ? [own, { scenario: s, name: `${s.name} @ ${other.label}`, server: `${s.server}@other` as ServerKey, rounds: [] }]
       : [own];
   });
@@ -190,6 +206,10 @@ async function main(): Promise<void> {
     rss = servers.brief!.rssBytes();
   } finally {
     for (const server of Object.values(servers)) await server.stop();
+    for (const [name, receiver] of Object.entries(receivers)) {
+      log(`${name}: ${receiver.received()} webhook deliveries reached its receiver`);
+      await receiver.close();
+    }
     other?.remove();
   }
   const stored = bytesPerLink(bigDb);

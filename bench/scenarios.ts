@@ -2,7 +2,8 @@ import { linkKey, linkUrl } from './link-keys.js';
 
 import type { LoadRequest } from './load.js';
 
-export type ServerName = 'baseline' | 'brief' | 'brief1k';
+/** hooked, hanging: the big database with a webhook endpoint on the links' account (bench/webhook-servers.ts). */
+export type ServerName = 'baseline' | 'brief' | 'brief1k' | 'hooked' | 'hanging';
 
 export interface Scenario {
   readonly name: string;
@@ -38,4 +39,14 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'shorten dedupe', server: 'brief', request: () => ({ kind: 'fixed', path: `/v2/shorten?url=${encodeURIComponent(linkUrl(1))}` }) },
   { name: 'list domains', server: 'brief', request: () => ({ kind: 'fixed', path: '/v2/shorten-domains' }) },
   { name: 'bulk create', server: 'brief', itemsPerRequest: BULK_ITEMS, request: () => ({ kind: 'bulk', items: BULK_ITEMS }) },
+  // Issue 41: the same loads with an endpoint subscribed to link.clicked and link.created (every visit and every shorten
+  // writes deliveries), side by side with "redirect hot" and "shorten new": one receiver answering at once, one never
+  // answering (each delivery waits out its 10 s). Neither should move the redirect or the shorten beyond noise.
+  { name: 'redirect hot webhook', server: 'hooked', request: () => ({ kind: 'fixed', path: `/${linkKey(0)}` }) },
+  { name: 'redirect hot webhook hanging', server: 'hanging', request: () => ({ kind: 'fixed', path: `/${linkKey(0)}` }) },
+  { name: 'shorten new webhook', server: 'hooked', request: () => ({ kind: 'shorten' }) },
+  { name: 'shorten new webhook hanging', server: 'hanging', request: () => ({ kind: 'shorten' }) },
 ];
+
+/** The servers with a webhook endpoint, and whether its receiver hangs. */
+export const WEBHOOK_SERVERS = { hooked: false, hanging: true } as const;

@@ -1,4 +1,4 @@
-// A webhook receiver for bench/webhooks-cost.ts: one that answers 204 at once, or one that never answers (its
+// A webhook receiver for the webhook scenarios of npm run bench (bench/webhook-servers.ts): one that answers 204 at once, or one that never answers (its
 // requests are held until it closes), counting what reaches it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

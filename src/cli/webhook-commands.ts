@@ -59,6 +59,15 @@ export function webhookCommands(program: Command): void {
   });
   serviceCommand(
     webhook,
+    'enable <account> <id>',
+    'send to a disabled webhook again, from its next event (what failed meanwhile stays failed)',
+    async (services, name: string, id: string) => {
+      const view = await services.webhooks.setEnabled(await operatorIn(services, name), webhookId(id), true);
+      console.log(`enabled webhook ${id}: ${view.url}`);
+    },
+  );
+  serviceCommand(
+    webhook,
     'test <account> <id>',
     'queue a webhook.test event for a webhook; the running server sends it within a second',
     async (services, name: string, id: string) => {

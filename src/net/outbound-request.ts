@@ -94,16 +94,23 @@ export class OutboundClient {
     this.isReachable = options.isReachable ?? isPublicAddress;
   }
 
-  /** POSTs a body to a URL; never throws: every way it can end is an outcome. */
-  async post(target: string, headers: Readonly<Record<string, string>>, body: string): Promise<OutboundOutcome> {
+  /**
+   * POSTs a body to a URL; never throws: every way it can end is an outcome. `stop` (the server stopping) ends it
+   * early the way the timeout does: the caller, which knows it stopped, tells that from a receiver that hung.
+   */
+  async post(target: string, headers: Readonly<Record<string, string>>, body: string, stop?: AbortSignal): Promise<OutboundOutcome> {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);
+    const stopped = () => abort.abort();
+    if (stop?.aborted) abort.abort();
+    stop?.addEventListener('abort', stopped, { once: true });
     try {
       return await this.postWithin(target, headers, body, abort.signal);
     } catch (error) {
       return abort.signal.aborted ? { kind: 'timeout' } : { kind: 'error', reason: reasonOf(error) };
     } finally {
       clearTimeout(timer);
+      stop?.removeEventListener('abort', stopped);
     }
   }
 

@@ -49,7 +49,7 @@ export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
 };
 
 export interface Sender {
-  post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<OutboundOutcome>;
+  post(url: string, headers: Readonly<Record<string, string>>, body: string, stop?: AbortSignal): Promise<OutboundOutcome>;
 }
 
 /** The delay before retry `attempt` (1: the first retry): base × 2^(attempt-1), capped, then between half and all of it. */
@@ -85,6 +85,8 @@ export class WebhookDeliveryWorker {
   /** Sends under way (wake's): at most `inFlight`. */
   private readonly sending = new Set<Promise<void>>();
   private readonly options: DeliveryWorkerOptions;
+  /** Aborted by stop(): the sends under way end at once, their deliveries left pending for the next start. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly store: WebhookDeliveryStore,
@@ -99,14 +101,20 @@ export class WebhookDeliveryWorker {
   }
 
   start(): void {
+    this.stopping = new AbortController();
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.timer.unref();
   }
 
-  /** Stops the timer and waits for the sends under way (each ends within its 10 s timeout). */
+  /**
+   * Stops the timer and ends the sends under way at once rather than within their 10 s: a receiver that hangs must not
+   * hold a server's stop. Their deliveries are released unattempted (no attempt counted, due at once), so the next
+   * start, or another instance, sends them; at least once, with the same webhook-id.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.stopping.abort();
     await this.claiming;
     await Promise.all([...this.sending]);
   }
@@ -171,7 +179,17 @@ export class WebhookDeliveryWorker {
     if (endpoint.previousSecret !== null && endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > sentAt) {
       secrets.push(endpoint.previousSecret);
     }
-    const outcome = await this.sender.post(endpoint.url, webhookHeaders(secrets, delivery.eventId, new Date(sentAt), body), body);
+    const outcome = await this.sender.post(
+      endpoint.url,
+      webhookHeaders(secrets, delivery.eventId, new Date(sentAt), body),
+      body,
+      this.stopping.signal,
+    );
+    // Cut short by stop(), not by the receiver: no attempt to hold against it. An answer that came first counts.
+    if (this.stopping.signal.aborted && outcome.kind !== 'response') {
+      await this.store.release(delivery.id);
+      return;
+    }
     await this.record(delivery, endpoint, describe(outcome), false);
   }
 
@@ -188,7 +206,7 @@ export class WebhookDeliveryWorker {
     await this.store.finish(delivery.id, {
       endpointId: endpoint.id,
       disableAfterMs: this.options.disableAfterMs,
-      disableReason: `Every delivery failed for ${days} days; the last: ${error ?? 'no answer'}. Remove it and add it again once it answers 2xx.`,
+      disableReason: `Every delivery failed for ${days} days; the last: ${error ?? 'no answer'}. Re-enable it once it answers 2xx.`,
       at,
       status,
       nextAttemptAt: status === 'pending' ? retryAt : at,

@@ -11,9 +11,11 @@ import {
   Delivery as DeliverySchema,
   NewWebhookBody,
   type Webhook,
+  WebhookEdit,
   WebhookList,
   WebhookPath,
   WebhookRemoved,
+  Webhook as WebhookSchema,
   WebhooksQuery,
   WebhookWithSecret,
 } from './schemas.js';
@@ -126,6 +128,29 @@ export function webhookRoutes(webhooks: WebhookService, callerIn: WorkspaceCalle
         const caller = await callerIn(request, request.query.workspaceId, 'account');
         await webhooks.remove(caller, request.params.id);
         return { success: true as const };
+      },
+    );
+
+    app.patch(
+      '/webhooks/:id',
+      {
+        ...options,
+        schema: {
+          summary: 'Turn a webhook on or off',
+          description:
+            '`{"enabled": true}` sends to a disabled webhook again (its reason cleared, its 3 days of failures counted afresh) ' +
+            'from its next event; deliveries that failed while it was disabled stay failed. `{"enabled": false}` stops sending to it.',
+          tags,
+          security: REQUIRED_AUTH,
+          params: WebhookPath,
+          querystring: WebhooksQuery,
+          body: WebhookEdit,
+          response: { 200: WebhookSchema, ...errors, 404: notFound, 422: badInput },
+        },
+      },
+      async (request) => {
+        const caller = await callerIn(request, request.query.workspaceId, 'account');
+        return toWebhook(await webhooks.setEnabled(caller, request.params.id, request.body.enabled));
       },
     );
 

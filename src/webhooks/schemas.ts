@@ -47,6 +47,17 @@ export const NewWebhookBody = Type.Object(
   { additionalProperties: false, examples: [{ url: 'https://hooks.example.com/brief', events: ['link.created', 'link.clicked'] }] },
 );
 
+export const WebhookEdit = Type.Object(
+  {
+    enabled: Type.Boolean({
+      description:
+        'true: send to it again (a webhook disabled after 3 days of failures, or turned off), from its next event; deliveries that ' +
+        'failed meanwhile stay failed. false: stop sending to it, as a disabling does.',
+    }),
+  },
+  { additionalProperties: false, examples: [{ enabled: true }] },
+);
+
 export const WebhookWithSecret = Type.Object(
   {
     ...Webhook.properties,
@@ -63,7 +74,7 @@ export const Delivery = Type.Object(
   {
     id: Type.Integer(),
     eventId: Type.String({ description: 'The `webhook-id` of every attempt (`msg_…`): the same on each retry, so a receiver can drop repeats.' }),
-    type: Type.String({ description: `The event: ${eventNames}, or webhook.test.` }),
+    type: Type.String({ description: `The event: ${eventNames}; links.imported or links.deleted (many links at once); or webhook.test.` }),
     status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
       description: 'pending: not yet answered 2xx and still retried; delivered: answered 2xx; failed: retried for 24 hours, then given up.',
     }),

@@ -16,9 +16,11 @@ export async function eventBody(delivery: Pick<WebhookDelivery, 'type' | 'data' 
   const data =
     delivery.type === 'link.clicked'
       ? clicksData(stored as { clicks: ClickEventData[] })
-      : delivery.type.startsWith('link.')
-        ? await linkData(stored as unknown as LinkEventData, urlPrefixOf)
-        : stored;
+      : delivery.type.startsWith('links.')
+        ? await bulkData(stored as { links: LinkEventData[] }, urlPrefixOf)
+        : delivery.type.startsWith('link.')
+          ? await linkData(stored as unknown as LinkEventData, urlPrefixOf)
+          : stored;
   return JSON.stringify({ type: delivery.type, timestamp: new Date(delivery.createdAt).toISOString(), data });
 }
 
@@ -27,6 +29,11 @@ function clicksData({ clicks }: { clicks: ClickEventData[] }) {
   return {
     clicks: clicks.map(({ linkId, time, ...visit }) => ({ linkId: linkUuid(linkId), time: new Date(time).toISOString(), ...visit })),
   };
+}
+
+/** links.imported, links.deleted: what the change was (`source`, `domain`) and its links, each as a one-link event shows it. */
+async function bulkData({ links, ...change }: { links: LinkEventData[] }, urlPrefixOf: UrlPrefixOf) {
+  return { ...change, links: await Promise.all(links.map((link) => linkData(link, urlPrefixOf))) };
 }
 
 async function linkData(link: LinkEventData, urlPrefixOf: UrlPrefixOf) {

@@ -82,6 +82,18 @@ export class WebhookService {
     return { view: this.toView(record), secret };
   }
 
+  /**
+   * PATCH: `enabled` true sends to a disabled endpoint again (from its next event; what failed while it was off stays
+   * failed), false stops sending to it as a disabling after 3 days of failures does, with the reason that it was turned off.
+   */
+  async setEnabled(caller: Caller, id: number, enabled: boolean): Promise<WebhookView> {
+    requireRole(caller, 'webhooks:write');
+    const disabled = enabled ? null : { at: this.now(), reason: 'Turned off by an admin of the workspace.' };
+    const record = await this.store.setDisabled(caller.accountId, id, disabled);
+    if (record === undefined) throw WEBHOOK_ERRORS.notFound();
+    return this.toView(record);
+  }
+
   /** An endpoint's latest deliveries, newest first: status, attempts, the last answer's status or error. */
   async deliveriesOf(caller: Caller, id: number): Promise<WebhookDelivery[]> {
     const endpoint = await this.ownEndpoint(caller, id);

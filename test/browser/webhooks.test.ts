@@ -1,6 +1,6 @@
 // Settings → Webhooks in real Chromium (issue 41): New webhook (URL, events as checkboxes; the secret shown once with
-// Copy), the list, "Send test event" and its delivery shown with status, attempts and response, an error under its
-// field, Remove; no serious axe violation at a phone's and a desktop's width.
+// Copy), the list, "Send test event" and its delivery shown with status, attempts and response, a disabled webhook's
+// reason and Re-enable, an error under its field, Remove; no serious axe violation at a phone's and a desktop's width.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
@@ -55,6 +55,22 @@ describe('web app in Chromium: webhooks', { timeout: 300_000 }, () => {
         assert.equal(event.type, 'webhook.test');
         await assertAccessible(page, `Settings with a webhook and its deliveries (${width.name})`);
         await screenshot(page, `webhooks-${width.name}`);
+
+        // Turned off (as after 3 days of failures), the card shows why and Re-enable puts it back.
+        const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const hooks = (await (await fetch(`${server.origin}/v3/webhooks`, { headers: auth })).json()) as Array<{ id: number; url: string }>;
+        const { id } = hooks.find((hook) => hook.url === `${hookUrl}?${width.name}`)!;
+        const off = await fetch(`${server.origin}/v3/webhooks/${id}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ enabled: false }) });
+        assert.equal(off.status, 200);
+        await page.reload();
+        await page.getByText('Turned off by an admin of the workspace.').waitFor();
+        await page.getByRole('button', { name: `Re-enable ${hookUrl}?${width.name}` }).click();
+        await page.getByRole('status').filter({ hasText: 'Re-enabled the webhook' }).waitFor();
+        await page.getByRole('button', { name: `Re-enable ${hookUrl}?${width.name}` }).waitFor({ state: 'detached' });
+        assert.equal(
+          ((await (await fetch(`${server.origin}/v3/webhooks`, { headers: auth })).json()) as Array<{ disabledAt: null }>)[0]!.disabledAt,
+          null,
+        );
 
         await page.getByRole('button', { name: `Remove ${hookUrl}?${width.name}` }).click();
         await page.getByRole('dialog', { name: 'Remove this webhook?' }).getByRole('button', { name: 'Remove' }).click();

@@ -1,4 +1,4 @@
-// `brief webhook add|list|test|deliveries|remove` (issue 41), as real processes beside a running server, which sends
+// `brief webhook add|list|test|deliveries|enable|remove` (issue 41), as real processes beside a running server, which sends
 // what the CLI queues: the test event arrives signed with the secret `add` printed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -40,6 +40,8 @@ describe('webhooks from the CLI', () => {
     await cliFails(/Unknown event "link.visited"/, 'webhook', 'add', 'alice', url, '--event', 'link.visited');
     await cliFails(/only https URLs/, 'webhook', 'add', 'alice', 'http://hooks.example.com/', '--event', 'link.created');
     await cliFails(/Webhook not found/, 'webhook', 'remove', 'alice', '999999');
+    await cliFails(/Webhook not found/, 'webhook', 'enable', 'alice', '999999');
+    assert.equal((await cli('webhook', 'enable', 'alice', id)).trim(), `enabled webhook ${id}: ${url}`);
     assert.equal((await cli('webhook', 'remove', 'alice', id)).trim(), `removed webhook ${id}`);
     assert.equal((await cli('webhook', 'list', 'alice')).trim(), '(none)');
   });

@@ -289,6 +289,39 @@ for (const dialect of dialects) {
       }
     });
 
+    it('stops at once while a receiver hangs, leaving its delivery pending and unattempted for the next start', async () => {
+      const hanging = await startReceiver({ answer: () => {} });
+      const fast = await receiver([200]);
+      const started = worker({ pollMs: 20 });
+      try {
+        const { record } = await endpoint(hanging.url, ['link.created']);
+        await createStoreLink(test.database, accountId, 'stop-hanging');
+        clock = Date.now() + 60_000;
+        started.start();
+        assert.ok(await eventuallyTrue(() => hanging.received.length === 1), 'the hanging receiver got its delivery');
+        const began = performance.now();
+        await started.stop();
+        assert.ok(performance.now() - began < 2000, `stop took ${Math.round(performance.now() - began)} ms, not the send's 10 s`);
+        const [held] = await test.database.webhookDeliveries.deliveriesOf(record.id, 10);
+        assert.deepEqual([held!.status, held!.attempts, held!.lastError], ['pending', 0, null]);
+        const row = await test.database.db
+          .selectFrom('webhook_deliveries')
+          .select('claimed_until')
+          .where('id', '=', held!.id)
+          .executeTakeFirstOrThrow();
+        assert.equal(row.claimed_until, null, 'released: due at once, not after the lease');
+        // The next start (the receiver answering now) sends it, with the same webhook-id.
+        await test.database.db.updateTable('webhook_endpoints').set({ url: fast.url }).where('id', '=', record.id).execute();
+        assert.equal(await worker().runOnce(), 1);
+        assert.equal(fast.received[0]!.headers['webhook-id'], held!.eventId);
+        assert.equal(hanging.received[0]!.headers['webhook-id'], held!.eventId);
+      } finally {
+        await started.stop();
+        await hanging.close();
+        await fast.close();
+      }
+    });
+
     it('writes nothing for an account without endpoints', async () => {
       const lonely = await test.database.accounts.create(`lonely${Math.random().toString(36).slice(2, 8)}`);
       const before = (await test.database.db.selectFrom('webhook_deliveries').select('id').execute()).length;

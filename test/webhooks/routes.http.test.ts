@@ -1,11 +1,12 @@
-// The webhook endpoints' API (issue 41): add (the secret once), list (never a secret), remove, rotate; the
+// The webhook endpoints' API (issue 41): add (the secret once), list (never a secret), remove, rotate, re-enable; the
 // webhooks:write scope and the admin role needed; another workspace's webhook not found; bad input a 422
 // naming its field.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { newEventId, pendingRow } from '../../src/storage/sql/webhook-outbox.js';
 import { useTestApp } from '../support/app.js';
-import { dialects } from '../support/database.js';
+import { createStoreLink, dialects } from '../support/database.js';
 import { member } from '../support/people.js';
 
 for (const dialect of dialects) {
@@ -119,6 +120,58 @@ for (const dialect of dialects) {
       // Both secrets are real Standard Webhooks keys.
       for (const secret of [hook.secret, fresh.secret]) assert.ok(new Webhook(secret));
       assert.equal((await call(owner, 'GET', '/v3/webhooks')).json()[0].previousSecretUntil, fresh.previousSecretUntil);
+    });
+
+    it('turns a disabled webhook back on (and off): its reason cleared, what failed meanwhile kept failed', async () => {
+      const owner = await ctx.t.account('reenable');
+      const other = await ctx.t.account('reenable-other');
+      const hook = (await call(owner, 'POST', '/v3/webhooks', { url: 'https://hooks.example.com/', events: ['link.created'] })).json();
+      const { db } = ctx.t.database;
+      // As the worker leaves it after 3 days of failures, with a delivery failed unsent.
+      await db
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: 1, disabled_at: 2, disabled_reason: 'Every delivery failed for 3 days; the last: answered 500.' })
+        .where('id', '=', hook.id)
+        .execute();
+      await db
+        .insertInto('webhook_deliveries')
+        .values({ ...pendingRow(hook.id, newEventId(), 'link.created', '{}', Date.now()), status: 'failed', last_error: 'the webhook is disabled' })
+        .execute();
+      const listed = (await call(owner, 'GET', '/v3/webhooks')).json()[0];
+      assert.match(listed.disabledReason, /failed for 3 days/);
+      await createStoreLink(ctx.t.database, owner.id, 'while-disabled');
+      const rows = async () =>
+        db.selectFrom('webhook_deliveries').select(['status', 'type']).where('endpoint_id', '=', hook.id).orderBy('id').execute();
+      assert.equal((await rows()).length, 1, 'a disabled webhook is written no event');
+
+      assert.equal((await call(other, 'PATCH', `/v3/webhooks/${hook.id}`, { enabled: true })).statusCode, 404);
+      for (const body of [{}, { enabled: 'yes' }]) {
+        const bad = await call(owner, 'PATCH', `/v3/webhooks/${hook.id}`, body);
+        assert.equal(bad.statusCode, 422, bad.body);
+        assert.equal(bad.json().errors?.[0]?.field, 'enabled', bad.body);
+      }
+      const enabled = await call(owner, 'PATCH', `/v3/webhooks/${hook.id}`, { enabled: true });
+      assert.equal(enabled.statusCode, 200, enabled.body);
+      assert.equal(enabled.json().disabledAt, null);
+      assert.equal(enabled.json().disabledReason, null);
+      assert.equal(enabled.json().url, 'https://hooks.example.com/');
+      const stored = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
+      assert.deepEqual([stored.failing_since, stored.disabled_at, stored.disabled_reason], [null, null, null]);
+      await createStoreLink(ctx.t.database, owner.id, 'after-enabled');
+      const after = await rows();
+      assert.equal(after[0]!.status, 'failed', 'what failed while disabled stays failed');
+      assert.deepEqual(
+        after.slice(1).map((row) => row.type),
+        ['link.created'],
+      );
+
+      const disabled = await call(owner, 'PATCH', `/v3/webhooks/${hook.id}`, { enabled: false });
+      assert.equal(disabled.statusCode, 200, disabled.body);
+      assert.ok(disabled.json().disabledAt);
+      assert.match(disabled.json().disabledReason, /Turned off/);
+      await createStoreLink(ctx.t.database, owner.id, 'after-disabled');
+      assert.equal((await rows()).length, 2);
+      assert.equal((await call(owner, 'PATCH', '/v3/webhooks/99999', { enabled: true })).statusCode, 404);
     });
 
     it('needs webhooks:write on a token and the admin role or above', async () => {

@@ -307,6 +307,7 @@ export const api = {
   removeWebhook: (id: number) => call<unknown>('DELETE', `/v3/webhooks/${id}`),
   webhookDeliveries: (id: number) => call<Delivery[]>('GET', `/v3/webhooks/${id}/deliveries`),
   testWebhook: (id: number) => call<Delivery>('POST', `/v3/webhooks/${id}/test`),
+  enableWebhook: (id: number) => call<Webhook>('PATCH', `/v3/webhooks/${id}`, { body: { enabled: true } }),
 };
 
 /** The QR code image of a short URL, from the API (same origin). */

@@ -59,10 +59,10 @@ export async function writeRows(
       const notes: Array<{ originKey: string; linkId: number }> = [];
       const clicks: Array<{ linkId: number; clicks: number }> = [];
       const now = Date.now();
-      for (const [i, { index, link }] of fresh.entries()) {
+      for (const [i, { index, link, placement }] of fresh.entries()) {
         const row = byId.get(ids[i]!);
         if (!row) continue;
-        outcomes[index] = { imported: { id: ids[i]!, domain: row.domain, key: row.key } };
+        outcomes[index] = { imported: { id: ids[i]!, domain: row.domain, key: row.key, slug: 'slug' in placement ? placement.slug : null } };
         notes.push({ originKey: link.originKey, linkId: ids[i]! });
         if (link.clicks > 0) clicks.push({ linkId: ids[i]!, clicks: link.clicks });
       }
@@ -190,7 +190,7 @@ async function writeRow(
     const id = Number(inserted.id);
     await db.insertInto('link_imports').values({ source, origin_key: link.originKey, link_id: id, imported_at: Date.now() }).execute();
     if (link.clicks > 0) await db.insertInto('link_clicks').values({ link_id: id, clicks: link.clicks }).execute();
-    return { imported: { id, domain: link.domain, key: values.key } };
+    return { imported: { id, domain: link.domain, key: values.key, slug: values.slug } };
   }
   throw new Error(`Import row ${link.originKey} found no place`);
 }

@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Connection } from '../connection.js';
 import { permutationOf } from '../sql/link-codes.js';
 import { writeLinkTags } from '../sql/tag-store.js';
+import { importedEventData, recordBulkLinkEvent } from '../sql/webhook-outbox.js';
 import type { ImportedLink, ImportOutcome, ImportStore } from '../stores/imports.js';
 import type { Tables } from '../tables.js';
 import { writeRows } from './import-rows.js';
@@ -42,6 +43,8 @@ export class PostgresImportStore implements ImportStore {
         written.push(...(await writeRows(db, codes, source, links.slice(at, at + SET_CHUNK), codeLength)));
       }
       await tagImported(db, links, written);
+      // Their webhooks' events, in the batch's transaction (decision 0045).
+      if (!dryRun) await recordBulkLinkEvent(db, 'links.imported', importedEventData(links, written), { source });
       if (dryRun) await sql`rollback to savepoint import_dry`.execute(db);
       return written;
     });

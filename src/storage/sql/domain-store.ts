@@ -4,7 +4,7 @@ import type { DomainSettings, DomainStore, NewDomain, StoredDomain } from '../st
 import type { DomainRow, Tables } from '../tables.js';
 import { inPowersOfTwo } from './batch-shapes.js';
 import { dropTagsOf } from './tag-store.js';
-import { recordEvent } from './webhook-outbox.js';
+import { recordBulkLinkEvent, recordEvent } from './webhook-outbox.js';
 import type { WorkspaceLocks } from './workspace-locks.js';
 
 const COLUMNS = [
@@ -155,11 +155,31 @@ export class SqlDomainStore implements DomainStore {
         .set({ deleted_at: now })
         .where('domain', '=', hostname)
         .where('deleted_at', 'is', null)
-        .returning(['id', 'key'])
+        .returning(['id', 'account_id', 'key', 'slug', 'url', 'title', 'comment', 'created_at', 'updated_at', 'expires_at'])
         .execute();
       await dropTagsOf(
         db,
         deleted.map((row) => Number(row.id)),
+      );
+      // Their owners' webhooks hear of it in this write (decision 0045), as they would of one delete each.
+      await recordBulkLinkEvent(
+        db,
+        'links.deleted',
+        deleted.map((row) => ({
+          linkId: Number(row.id),
+          accountId: row.account_id,
+          domain: hostname,
+          key: row.key,
+          slug: row.slug,
+          url: row.url,
+          title: row.title,
+          comment: row.comment,
+          createdAt: Number(row.created_at),
+          updatedAt: row.updated_at === null ? null : Number(row.updated_at),
+          expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+          deletedAt: now,
+        })),
+        { domain: hostname },
       );
       const keys = deleted.map((row) => row.key);
       // Every instance drops the links from its caches as it does for a single delete.

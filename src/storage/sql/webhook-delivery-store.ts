@@ -113,6 +113,12 @@ export class SqlWebhookDeliveryStore implements WebhookDeliveryStore {
     });
   }
 
+  async release(id: number): Promise<void> {
+    await this.connection.write((db) =>
+      db.updateTable('webhook_deliveries').set({ claimed_until: null }).where('id', '=', id).where('status', '=', 'pending').execute(),
+    );
+  }
+
   async prune(before: number): Promise<number> {
     const result = await this.connection.write((db) =>
       db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('created_at', '<', before).executeTakeFirst(),

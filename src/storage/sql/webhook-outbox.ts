@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { ClickEvent } from '../stores/analytics.js';
+import type { ImportedLink, ImportOutcome } from '../stores/imports.js';
 import type { LinkRecord } from '../stores/links.js';
 import type { ClickEventData, LinkEventData, WebhookEventType } from '../stores/webhooks.js';
 import type { Tables, WebhookDeliveryTable } from '../tables.js';
@@ -71,6 +72,59 @@ export async function recordEvent(db: Kysely<Tables>, accountId: number, type: W
 /** A link event, in the write that changed the link. */
 export const recordLinkEvent = (db: Kysely<Tables>, type: 'link.created' | 'link.updated' | 'link.deleted', link: LinkRecord) =>
   recordEvent(db, link.accountId, type, linkEventData(link));
+
+/**
+ * The events of changes to many links at once (decision 0045): a delivery carries up to LINKS_PER_EVENT links, and
+ * goes to the endpoints that asked for the one-link event (an import makes links, a domain's removal deletes them).
+ * One event a link would make a million-link import a million deliveries an endpoint, hours of the worker's.
+ */
+export const BULK_LINK_EVENTS = { 'links.imported': 'link.created', 'links.deleted': 'link.deleted' } as const;
+export type BulkLinkEvent = keyof typeof BULK_LINK_EVENTS;
+export const LINKS_PER_EVENT = 1000;
+
+/** A bulk event's deliveries' data: per account, its links in chunks, each with what the whole change was (`extra`). */
+export function bulkEventChunks(links: readonly LinkEventData[], extra: object): Array<{ readonly accountId: number; readonly data: string }> {
+  const byAccount = new Map<number, LinkEventData[]>();
+  for (const link of links) byAccount.set(link.accountId, [...(byAccount.get(link.accountId) ?? []), link]);
+  const chunks: Array<{ accountId: number; data: string }> = [];
+  for (const [accountId, owned] of byAccount) {
+    for (let at = 0; at < owned.length; at += LINKS_PER_EVENT) {
+      chunks.push({ accountId, data: JSON.stringify({ ...extra, links: owned.slice(at, at + LINKS_PER_EVENT) }) });
+    }
+  }
+  return chunks;
+}
+
+/** In the write that changes many links: their bulk events, for every endpoint of each account subscribed to them. */
+export async function recordBulkLinkEvent(db: Kysely<Tables>, type: BulkLinkEvent, links: readonly LinkEventData[], extra: object): Promise<void> {
+  for (const { accountId, data } of bulkEventChunks(links, extra)) {
+    const endpoints = await db
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('disabled_at', 'is', null)
+      .where(sql<string>`' ' || events || ' '`, 'like', subscribedTo(BULK_LINK_EVENTS[type]))
+      .execute();
+    if (endpoints.length === 0) continue;
+    const now = Date.now();
+    const eventId = newEventId();
+    await db
+      .insertInto('webhook_deliveries')
+      .values(endpoints.map(({ id }) => pendingRow(id, eventId, type, data, now)))
+      .execute();
+  }
+}
+
+/** What links.imported carries of each link an import batch wrote. */
+export function importedEventData(links: readonly ImportedLink[], outcomes: readonly ImportOutcome[]): LinkEventData[] {
+  return outcomes.flatMap((outcome, i) => {
+    if (!('imported' in outcome)) return [];
+    const link = links[i]!;
+    const { id, domain, key, slug } = outcome.imported;
+    const { accountId, url, title, comment, createdAt, expiresAt } = link;
+    return [{ linkId: id, accountId, domain, key, slug, url, title, comment, createdAt, updatedAt: null, expiresAt, deletedAt: null }];
+  });
+}
 
 /** An endpoint that asked for link.clicked: whose clicks it gets, and whether bots' too. */
 export interface ClickSubscriber {

@@ -82,4 +82,22 @@ export class SqlWebhookStore implements WebhookStore {
     );
     return row && toEndpoint(row);
   }
+
+  async setDisabled(
+    accountId: number,
+    id: number,
+    disabled: { readonly at: number; readonly reason: string } | null,
+  ): Promise<WebhookEndpointRecord | undefined> {
+    const row = await this.connection.write((db) =>
+      db
+        .updateTable('webhook_endpoints')
+        // Back on, its failing spell is forgotten: 3 days of failures are counted afresh from its next failure.
+        .set({ disabled_at: disabled?.at ?? null, disabled_reason: disabled?.reason ?? null, failing_since: null })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst(),
+    );
+    return row && toEndpoint(row);
+  }
 }

@@ -4,8 +4,10 @@ import type SQLite from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { STORED_KEY } from '../sql/link-codes.js';
 import { rulesColumn } from '../sql/link-rows.js';
+import { importedEventData } from '../sql/webhook-outbox.js';
 import { type ImportedLink, type ImportOutcome, placements } from '../stores/imports.js';
 import { SqliteCodedIds } from './coded-ids.js';
+import { SqliteOutboxWrites } from './webhook-outbox-writes.js';
 
 /** A batch of an import as SQLite writes it, on this thread or the background thread: plain data, sent as a message. */
 export interface ImportBatch {
@@ -24,6 +26,7 @@ export interface ImportBatch {
 export class SqliteImportBatches {
   private readonly statements: SqliteStatements;
   private readonly ids = new SqliteCodedIds();
+  private readonly outbox = new SqliteOutboxWrites();
 
   constructor(private readonly sqlite: SQLite.Database) {
     this.statements = prepare(sqlite);
@@ -34,7 +37,12 @@ export class SqliteImportBatches {
     // A write first: it takes the write lock (waiting busy_timeout for another writer) before any read
     // takes a snapshot, which another process's commit would make stale (SQLITE_BUSY, with no wait).
     run.lock.run();
-    if (!dryRun) return links.map((link) => writeSqliteRow(run, source, link));
+    if (!dryRun) {
+      const outcomes = links.map((link) => writeSqliteRow(run, source, link));
+      // Their webhooks' events, in the batch's write (decision 0045).
+      this.outbox.bulk(this.sqlite, 'links.imported', importedEventData(links, outcomes), { source });
+      return outcomes;
+    }
     run.dryOpen.run();
     try {
       return links.map((link) => writeSqliteRow(run, source, link));
@@ -146,7 +154,7 @@ function writeSqliteRow(run: SqliteRun, source: string, link: ImportedLink): Imp
       run.tag.run(link.accountId, name, name.toLowerCase(), Date.now());
       run.linkTag.run(linkId, link.accountId, name.toLowerCase());
     }
-    return { imported: { id: linkId, domain: link.domain, key } };
+    return { imported: { id: linkId, domain: link.domain, key, slug } };
   }
   throw new Error(`Import row ${link.originKey} found no place`);
 }

@@ -36,7 +36,7 @@ export interface ImportedLink {
 
 /** What became of one row: its new link, already imported by an earlier run, or its key held by another link. */
 export type ImportOutcome =
-  | { readonly imported: { readonly id: number; readonly domain: string; readonly key: string } }
+  | { readonly imported: { readonly id: number; readonly domain: string; readonly key: string; readonly slug: string | null } }
   | { readonly skipped: true }
   | { readonly keyTaken: true };
 

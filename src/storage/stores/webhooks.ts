@@ -31,6 +31,15 @@ export interface WebhookStore {
   remove(accountId: number, id: number): Promise<boolean>;
   /** Puts a new secret in, the current one signing on until `previousUntil`; undefined when the account has no such endpoint. */
   rotate(accountId: number, id: number, secret: string, previousUntil: number): Promise<WebhookEndpointRecord | undefined>;
+  /**
+   * Turns an endpoint off (`disabled` given: when and why) or back on (null: sent to again, its failing spell forgotten;
+   * deliveries failed meanwhile stay failed). Undefined when the account has no such endpoint.
+   */
+  setDisabled(
+    accountId: number,
+    id: number,
+    disabled: { readonly at: number; readonly reason: string } | null,
+  ): Promise<WebhookEndpointRecord | undefined>;
 }
 
 /** What a link event carries of the link, at the moment of the change: the worker renders it into the body. */
@@ -112,6 +121,8 @@ export interface WebhookDeliveryStore {
    * success, else begun if it was not, and when it began `disableAfterMs` ago or more the endpoint is disabled.
    */
   finish(id: number, outcome: AttemptOutcome): Promise<void>;
+  /** A claimed delivery handed back unattempted (its send cut short by a stop): pending, due at once for any instance. */
+  release(id: number): Promise<void>;
   /** Forgets delivered and failed deliveries of events before `before`; how many. */
   prune(before: number): Promise<number>;
   /** How many deliveries wait, and when the oldest of them happened. */

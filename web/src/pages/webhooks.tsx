@@ -54,7 +54,7 @@ export function Webhooks(props: { headingId: string }) {
         cards={{
           class: 'domains',
           itemClass: 'domain',
-          card: (hook, removeButton) => <WebhookCard hook={hook} removeButton={removeButton} />,
+          card: (hook, removeButton) => <WebhookCard hook={hook} removeButton={removeButton} onChanged={list.changed} />,
         }}
         removal={{
           action: 'Remove',
@@ -84,8 +84,8 @@ export function Webhooks(props: { headingId: string }) {
   );
 }
 
-/** One webhook: where it sends, what, whether it is disabled and why, its recent deliveries, Send test event. */
-function WebhookCard(props: { hook: Webhook; removeButton: ComponentChildren }) {
+/** One webhook: where it sends, what, whether it is disabled and why (and Re-enable), its recent deliveries, Send test event. */
+function WebhookCard(props: { hook: Webhook; removeButton: ComponentChildren; onChanged: (message: string) => void }) {
   const { hook } = props;
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [notice, setNotice] = useState('');
@@ -117,6 +117,18 @@ function WebhookCard(props: { hook: Webhook; removeButton: ComponentChildren }) 
       }
     } catch (e) {
       setProblem(e instanceof ApiError ? e.message : 'Could not send the test event.');
+    }
+    setBusy(false);
+  };
+
+  const reenable = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await api.enableWebhook(hook.id);
+      props.onChanged(`Re-enabled the webhook to ${hook.url}: its next events are sent.`);
+    } catch (e) {
+      setProblem(e instanceof ApiError ? e.message : 'Could not re-enable the webhook.');
     }
     setBusy(false);
   };
@@ -176,6 +188,11 @@ function WebhookCard(props: { hook: Webhook; removeButton: ComponentChildren }) 
         </div>
       )}
       <div class="row-actions">
+        {hook.disabledAt && (
+          <button type="button" class="primary" disabled={busy} onClick={reenable}>
+            Re-enable <span class="visually-hidden">{hook.url}</span>
+          </button>
+        )}
         <button type="button" class="secondary" disabled={busy} onClick={sendTest}>
           Send test event <span class="visually-hidden">to {hook.url}</span>
         </button>
