@@ -20,6 +20,7 @@ export function importedLink(fields: Pick<ImportedLink, 'originKey' | 'accountId
     maxVisits: null,
     limitedVisits: 0,
     tags: [],
+    preview: null,
     ...fields,
   };
 }
