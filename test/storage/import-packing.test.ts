@@ -5,29 +5,20 @@ import { describe, it } from 'node:test';
 import type { ImportBatch } from '../../src/storage/sqlite/import-batches.js';
 import { packImport, transfersOf, unpackImport } from '../../src/storage/sqlite/import-packing.js';
 import type { ImportedLink } from '../../src/storage/stores/imports.js';
+import { importedLink } from '../support/imported-links.js';
 
-const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink => ({
-  originKey: `key-${i}`,
-  accountId: 3 + i,
-  domain: i % 2 ? 'go.example' : 'short.test',
-  key: `k${i}`,
-  keyIsCode: false,
-  url: `https://example.com/${i}`,
-  urlHash: createHash('sha256').update(`https://example.com/${i}`).digest(),
-  title: `Title ${i}`,
-  comment: null,
-  createdAt: 1_700_000_000_000 + i,
-  expiresAt: null,
-  status: 'public',
-  clicks: 0,
-  forwardQuery: true,
-  rules: [],
-  maxVisits: null,
-  limitedVisits: 0,
-  tags: [],
-  preview: null,
-  ...fields,
-});
+const link = (i: number, fields: Partial<ImportedLink> = {}): ImportedLink =>
+  importedLink({
+    originKey: `key-${i}`,
+    accountId: 3 + i,
+    domain: i % 2 ? 'go.example' : 'short.test',
+    key: `k${i}`,
+    url: `https://example.com/${i}`,
+    urlHash: createHash('sha256').update(`https://example.com/${i}`).digest(),
+    title: `Title ${i}`,
+    createdAt: 1_700_000_000_000 + i,
+    ...fields,
+  });
 
 describe('import packing', () => {
   it('round-trips every field: nulls, flags, times and each link’s own hash', () => {

@@ -2,33 +2,14 @@
 // and of the keys taken are planned from the tables' statistics, which the import refreshes itself as it
 // grows the tables (autovacuum may be late, or off as on this machine).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { ImportedLink } from '../../src/storage/stores/imports.js';
 import { dialects, openTestDatabase, type TestDatabase } from '../support/database.js';
+import { importedLink } from '../support/imported-links.js';
 
-const link = (n: number, accountId: number): ImportedLink => ({
-  originKey: `/stats-${n}`,
-  accountId,
-  domain: 'short.test',
-  key: `stats-${n}`,
-  keyIsCode: false,
-  url: `https://example.com/stats/${n}`,
-  urlHash: randomBytes(32),
-  title: null,
-  comment: null,
-  createdAt: Date.now(),
-  expiresAt: null,
-  status: 'public',
-  clicks: n % 3,
-  forwardQuery: true,
-  rules: [],
-  maxVisits: null,
-  limitedVisits: 0,
-  tags: [],
-  preview: null,
-});
+const link = (n: number, accountId: number): ImportedLink =>
+  importedLink({ originKey: `/stats-${n}`, accountId, key: `stats-${n}`, url: `https://example.com/stats/${n}`, clicks: n % 3 });
 
 if (dialects.includes('postgres')) {
   describe('import store (postgres)', () => {
