@@ -13,6 +13,7 @@ import { startSqliteBackground } from '../../src/storage/sqlite/background.js';
 import { openSqliteConnection, type SqliteConnection } from '../../src/storage/sqlite/connection.js';
 import { SqliteImportStore } from '../../src/storage/sqlite/import-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { importedLink } from '../support/imported-links.js';
 
 describe('SQLite background thread', () => {
   let t: TestDatabase;
@@ -208,27 +209,13 @@ describe('SQLite background thread', () => {
     const outcomes = await new SqliteImportStore(connection).write(
       'fallback-test',
       [
-        {
+        importedLink({
           originKey: 'only',
           accountId: Number(account.id),
-          domain: 'short.test',
           key: 'fallback-one',
-          keyIsCode: false,
           url: 'https://example.com/fallback',
-          urlHash: randomBytes(32),
           title: 'Fallback',
-          comment: null,
-          createdAt: Date.now(),
-          expiresAt: null,
-          status: 'public',
-          clicks: 0,
-          forwardQuery: true,
-          rules: [],
-          maxVisits: null,
-          limitedVisits: 0,
-          tags: [],
-          preview: null,
-        },
+        }),
       ],
       () => 7,
       false,

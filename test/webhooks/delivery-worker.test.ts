@@ -201,24 +201,23 @@ for (const dialect of dialects) {
       await up.close();
       assert.equal(up.received.length, 1);
       assert.equal((await test.database.webhooks.endpointOf(accountId, record.id))?.disabledAt, null);
+      /** The deliveries waiting now made as of `at` (their event and due time), then one round of the sender. */
+      const sendPendingAt = async (at: number) => {
+        await test.database.db
+          .updateTable('webhook_deliveries')
+          .set({ next_attempt_at: at, created_at: at })
+          .where('status', '=', 'pending')
+          .execute();
+        await sender.runOnce();
+      };
       // Down again: failing from day 2 to day 5 disables it.
       await test.database.db.updateTable('webhook_endpoints').set({ url: 'http://127.0.0.1:9/down' }).where('id', '=', record.id).execute();
       await createStoreLink(test.database, accountId, 'down-2');
       clock = start + 2 * 86_400_000 + 1000;
-      await test.database.db
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: clock, created_at: clock })
-        .where('status', '=', 'pending')
-        .execute();
-      await sender.runOnce();
+      await sendPendingAt(clock);
       await createStoreLink(test.database, accountId, 'down-3');
       clock = start + 5 * 86_400_000 + 2000;
-      await test.database.db
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: clock, created_at: clock })
-        .where('status', '=', 'pending')
-        .execute();
-      await sender.runOnce();
+      await sendPendingAt(clock);
       const disabled = await test.database.webhooks.endpointOf(accountId, record.id);
       assert.equal(disabled?.disabledAt, clock);
       assert.match(disabled?.disabledReason ?? '', /^Every delivery failed for 3 days; the last: .*ECONNREFUSED/);
