@@ -239,9 +239,22 @@ describe('tags in the web app (Chromium)', { timeout: 300_000 }, () => {
       assert.ok(await edit.isVisible());
       await box.fill('');
       await assertAccessible(page, 'edit dialog with tags');
+      // What the form sent, for the failure's message: once (under load, in one CI run) the link read back with its old
+      // tags after "Saved"; the read is retried briefly, and the PATCH body says which side kept them.
+      const patches: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH') patches.push(request.postData() ?? '');
+      });
       await edit.getByRole('button', { name: 'Save' }).click();
       await page.getByText(`Saved ${shortUrl}.`).waitFor();
-      assert.deepEqual(await tagsOf(shortUrl), ['Launch', 'spring']);
+      let saved = await tagsOf(shortUrl);
+      for (let tries = 0; tries < 20 && saved.join() !== 'Launch,spring'; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        saved = await tagsOf(shortUrl);
+      }
+      assert.deepEqual(saved, ['Launch', 'spring'], `the PATCH bodies sent: ${patches.join(' | ')}`);
+      // The list reloads after the save: its row shows the new chips once the answer is in.
+      await page.getByRole('row').filter({ hasText: DESTINATIONS[0]! }).locator('.tag-chip', { hasText: 'spring' }).waitFor();
       assert.deepEqual(await page.getByRole('row').filter({ hasText: DESTINATIONS[0]! }).locator('.tag-chip').allTextContents(), [
         'Launch',
         'spring',
@@ -251,6 +264,8 @@ describe('tags in the web app (Chromium)', { timeout: 300_000 }, () => {
       await page.getByRole('link', { name: shortUrl.replace(/^https?:\/\//, '') }).click();
       const facts = page.locator('dl.facts');
       await facts.getByRole('link', { name: 'spring' }).waitFor();
+      // The colours come with the workspace's tags, a moment after the link's own chips.
+      await facts.locator('.tag-dot').first().waitFor();
       assert.equal(await facts.locator('.tag-dot').count(), 1, 'Launch has a colour, spring none');
       await assertAccessible(page, 'link page with tags');
       await facts.getByRole('link', { name: 'spring' }).click();
