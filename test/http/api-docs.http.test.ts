@@ -236,6 +236,7 @@ describe('API document and reference page', () => {
       'PATCH /v3/shorten/domains/{domain}',
       'PATCH /v3/shorten/{domain}/{slug}',
       'PATCH /v3/tags/{name}',
+      'PATCH /v3/webhooks/{id}',
       'POST /auth/invitation',
       'POST /auth/invitation/accept',
       'POST /auth/invitation/passkey',

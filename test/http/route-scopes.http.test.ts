@@ -75,6 +75,7 @@ const CALLS: Call[] = [
     scope: 'webhooks:write',
   },
   { method: 'DELETE', url: '/v3/webhooks/999999999', route: '/v3/webhooks/{id}', scope: 'webhooks:write' },
+  { method: 'PATCH', url: '/v3/webhooks/999999999', route: '/v3/webhooks/{id}', body: { enabled: true }, scope: 'webhooks:write' },
   { method: 'POST', url: '/v3/webhooks/999999999/rotate', route: '/v3/webhooks/{id}/rotate', scope: 'webhooks:write' },
   { method: 'POST', url: '/v3/webhooks/999999999/test', route: '/v3/webhooks/{id}/test', scope: 'webhooks:write' },
   { method: 'GET', url: '/v3/webhooks/999999999/deliveries', route: '/v3/webhooks/{id}/deliveries', scope: 'webhooks:write' },
