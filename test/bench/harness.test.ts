@@ -29,6 +29,10 @@ test("npm run bench -- --smoke writes a result for every scenario, without error
     'shorten dedupe',
     'list domains',
     'bulk create',
+    'redirect hot webhook',
+    'redirect hot webhook hanging',
+    'shorten new webhook',
+    'shorten new webhook hanging',
   ]);
   const bulk = result.scenarios.find((s: { name: string }) => s.name === 'bulk create');
   // Links per second: 200 a request (requests/s is rounded on its own, hence the slack).
